@@ -1,0 +1,2 @@
+//! Seamless chunked 3D voxel caves: surface, worms and karst entrances, meshed.
+#![deny(missing_docs)]

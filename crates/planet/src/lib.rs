@@ -1,0 +1,2 @@
+//! A planet as one continuous seeded function of the sphere, sampled into seamless chunks.
+#![deny(missing_docs)]

@@ -1,0 +1,2 @@
+//! The island as a world to explore: world objects, spawning, exploration, travel and saves.
+#![deny(missing_docs)]
