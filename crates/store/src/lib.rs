@@ -1,2 +1,244 @@
-//! The planet registry over SQL: SQLite by default, MariaDB/MySQL or PostgreSQL by URL.
+//! The planet registry over SQL: SQLite by default, MariaDB/MySQL or
+//! PostgreSQL by URL.
+//!
+//! A planet is a function of its parameters, so the store keeps only those
+//! (as JSON text), the generator version they belong to, a unique name and
+//! the creation time; chunks are regenerated on demand and never stored.
+//! The store does not know the planet generator's types: callers validate
+//! parameters and hand over a [`serde_json::Value`].
+//!
+//! - [`Store`]: an open connection pool; create, get, list, delete.
+//! - [`DbUrl`] / [`Backend`]: which database, parsed from a URL or a file path.
+//! - [`Planet`] / [`NewPlanet`]: the records.
+//! - [`StoreError`]: what went wrong, split into client and operator faults.
+//!
+//! Every backend runs the same code through sqlx's `Any` driver with
+//! runtime queries (no compile-time checked macros, so no live database is
+//! needed to build); the schema is migrated at [`Store::open`] and every
+//! write runs in a transaction.
+//!
+//! ```
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! use mangekyo_store::{DbUrl, NewPlanet, Store};
+//! let store = Store::open(&DbUrl::parse("sqlite::memory:").unwrap()).await.unwrap();
+//! let new = NewPlanet { name: "Terra".into(), params: serde_json::json!({"seed": 42}), generator_version: 1 };
+//! let planet = store.create(&new).await.unwrap();
+//! assert_eq!(store.get(planet.id).await.unwrap().unwrap().name, "Terra");
+//! assert!(store.delete(planet.id).await.unwrap());
+//! store.close().await;
+//! # });
+//! ```
 #![deny(missing_docs)]
+
+mod error;
+mod migrations;
+mod planet;
+mod sql;
+mod url;
+
+#[cfg(feature = "testing")]
+pub mod testing;
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyPool, Row};
+
+pub use error::StoreError;
+pub use planet::{MAX_NAME_CHARS, MAX_PARAMS_BYTES, NewPlanet, Planet, validate_name};
+pub use url::{Backend, DEFAULT_SQLITE_FILE, DbUrl};
+
+use planet::{PlanetRow, params_text};
+use sql::{Statements, statements};
+
+/// The most planets one [`Store::list`] call returns.
+pub const MAX_LIST_LIMIT: u32 = 1000;
+
+/// How a store connects.
+#[derive(Debug, Clone)]
+pub struct StoreOptions {
+    /// How long to wait for a pooled connection (and, at open, for the
+    /// database to answer at all) before giving up.
+    pub acquire_timeout: Duration,
+    /// The most connections the pool holds (in-memory SQLite always uses 1).
+    pub max_connections: u32,
+}
+
+impl Default for StoreOptions {
+    /// 10 s: long enough to ride out a burst of SQLite writes or a database
+    /// that is still starting, short enough that a request fails rather
+    /// than hangs when the database is gone. 8 connections: planet lookups
+    /// are tiny and the server caches them.
+    fn default() -> StoreOptions {
+        StoreOptions {
+            acquire_timeout: Duration::from_secs(10),
+            max_connections: 8,
+        }
+    }
+}
+
+/// An open planet store.
+///
+/// Cloning is cheap and shares the pool.
+#[derive(Debug, Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+    sql: &'static Statements,
+}
+
+impl Store {
+    /// Connects with default [`StoreOptions`], creates a missing SQLite
+    /// file, and applies the migrations.
+    pub async fn open(url: &DbUrl) -> Result<Store, StoreError> {
+        Store::open_with(url, &StoreOptions::default()).await
+    }
+
+    /// [`Store::open`] with explicit options.
+    pub async fn open_with(url: &DbUrl, options: &StoreOptions) -> Result<Store, StoreError> {
+        install_default_drivers();
+        let backend = url.backend();
+        let in_memory = backend == Backend::Sqlite && url.as_str().contains(":memory:");
+        // Each in-memory SQLite connection is its own empty database: one
+        // connection keeps the pool looking at a single one.
+        let max = if in_memory {
+            1
+        } else {
+            options.max_connections.max(1)
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(max)
+            .acquire_timeout(options.acquire_timeout)
+            .connect(url.as_str())
+            .await
+            .map_err(|source| StoreError::Connect {
+                url: url.redacted(),
+                source,
+            })?;
+        if backend == Backend::Sqlite && !in_memory {
+            // WAL lets readers proceed during a write; the setting lives in
+            // the file, so once is enough.
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .execute(&pool)
+                .await?;
+        }
+        migrations::run(backend, &pool).await?;
+        tracing::info!(backend = backend.name(), url = %url.redacted(), "planet store open");
+        Ok(Store {
+            pool,
+            backend,
+            sql: statements(backend),
+        })
+    }
+
+    /// The backend this store talks to.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Stores a new planet and returns it with its id and creation time.
+    ///
+    /// Fails with [`StoreError::NameTaken`] if the name is in use (checked by
+    /// the database's unique index, so concurrent creators cannot both win).
+    pub async fn create(&self, new: &NewPlanet) -> Result<Planet, StoreError> {
+        validate_name(&new.name)?;
+        let params = params_text(&new.params)?;
+        let created_at_ms = now_ms();
+        let mut tx = self.pool.begin().await?;
+        let insert = sqlx::query(self.sql.insert)
+            .bind(new.name.as_str())
+            .bind(params)
+            .bind(i64::from(new.generator_version))
+            .bind(created_at_ms);
+        let id = if self.sql.insert_returns_id {
+            insert
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(|e| name_taken(e, &new.name))?
+                .try_get::<i64, _>(0)?
+        } else {
+            let done = insert
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| name_taken(e, &new.name))?;
+            done.last_insert_id()
+                .ok_or_else(|| sqlx::Error::Protocol("insert reported no id".into()))?
+        };
+        let row: PlanetRow = sqlx::query_as(self.sql.by_id)
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        row.into_planet()
+    }
+
+    /// The planet with this id, if any.
+    pub async fn get(&self, id: i64) -> Result<Option<Planet>, StoreError> {
+        let row: Option<PlanetRow> = sqlx::query_as(self.sql.by_id)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(PlanetRow::into_planet).transpose()
+    }
+
+    /// The planet with this name, if any.
+    pub async fn get_by_name(&self, name: &str) -> Result<Option<Planet>, StoreError> {
+        let row: Option<PlanetRow> = sqlx::query_as(self.sql.by_name)
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(PlanetRow::into_planet).transpose()
+    }
+
+    /// Up to `limit` planets (at most [`MAX_LIST_LIMIT`]) with ids above
+    /// `after`, in id order: pass the last id seen to get the next page.
+    pub async fn list(&self, after: i64, limit: u32) -> Result<Vec<Planet>, StoreError> {
+        let limit = i64::from(limit.min(MAX_LIST_LIMIT));
+        let rows: Vec<PlanetRow> = sqlx::query_as(self.sql.list_after)
+            .bind(after)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.into_iter().map(PlanetRow::into_planet).collect()
+    }
+
+    /// Deletes the planet; `false` if there was none with this id.
+    pub async fn delete(&self, id: i64) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(self.sql.delete)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Checks the database answers (for health checks).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Waits for checked-out connections to return, then closes the pool.
+    pub async fn close(&self) {
+        self.pool.close().await;
+        tracing::info!(backend = self.backend.name(), "planet store closed");
+    }
+}
+
+/// Maps a unique-index violation on insert to [`StoreError::NameTaken`].
+fn name_taken(err: sqlx::Error, name: &str) -> StoreError {
+    match err.as_database_error() {
+        Some(db) if db.is_unique_violation() => StoreError::NameTaken {
+            name: name.to_owned(),
+        },
+        _ => StoreError::Database(err),
+    }
+}
+
+fn now_ms() -> i64 {
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+}

@@ -1,0 +1,72 @@
+//! What can go wrong in the store, named so a caller can answer it well.
+
+/// An error from the planet store.
+///
+/// The variants a client caused ([`StoreError::NameTaken`],
+/// [`StoreError::InvalidName`], [`StoreError::InvalidParams`]) are separate
+/// from the ones the operator must fix (URL, connection, migration) and from
+/// plain database failures, so the server can map them to 4xx and 5xx.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The database URL could not be understood.
+    #[error("database URL {url:?}: {reason}")]
+    InvalidUrl {
+        /// The URL as given, with any password removed.
+        url: String,
+        /// What was wrong and what is accepted.
+        reason: String,
+    },
+    /// The database could not be reached or opened.
+    #[error("cannot open database {url}: {source}")]
+    Connect {
+        /// The URL, with any password removed.
+        url: String,
+        /// The driver's error.
+        source: sqlx::Error,
+    },
+    /// The schema migrations failed.
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// Another planet already has this name.
+    #[error("a planet named {name:?} already exists")]
+    NameTaken {
+        /// The name asked for.
+        name: String,
+    },
+    /// The planet name breaks the naming rules.
+    #[error("name {reason}")]
+    InvalidName {
+        /// What the rule is and how the name broke it.
+        reason: String,
+    },
+    /// The parameters are not a JSON object or are too large.
+    #[error("params {reason}")]
+    InvalidParams {
+        /// What was wrong.
+        reason: String,
+    },
+    /// A stored row could not be read back (hand-edited or from a newer schema).
+    #[error("planet {id} in the store is unreadable: {reason}")]
+    CorruptRow {
+        /// The row's id.
+        id: i64,
+        /// What could not be decoded.
+        reason: String,
+    },
+    /// Any other database failure.
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+}
+
+impl StoreError {
+    /// Whether the caller (rather than the database or the operator) is at fault.
+    pub fn is_client_error(&self) -> bool {
+        matches!(
+            self,
+            StoreError::NameTaken { .. }
+                | StoreError::InvalidName { .. }
+                | StoreError::InvalidParams { .. }
+        )
+    }
+}

@@ -1,0 +1,142 @@
+//! The schema, as numbered migrations in each backend's dialect.
+//!
+//! The SQL is embedded in the binary (no migration folder to ship) and
+//! applied at start by sqlx's migrator, which records what ran in
+//! `_sqlx_migrations` and, on MySQL and PostgreSQL, holds an advisory lock
+//! so replicas starting together migrate once.
+
+use std::borrow::Cow;
+
+use sqlx::AnyPool;
+use sqlx::SqlSafeStr;
+use sqlx::migrate::{MigrateError, Migration, MigrationType, Migrator};
+
+use crate::Backend;
+
+/// Version 1: the planets table.
+///
+/// Names are unique and compared byte for byte on every backend (MySQL's
+/// default collation would fold case and accents, SQLite and PostgreSQL do
+/// not). Ids are never reused, even after the newest planet is deleted
+/// (SQLite needs `AUTOINCREMENT` for that), so a cached id never names a
+/// different planet. Parameters are JSON text: portable across backends and
+/// readable with any SQL client.
+const CREATE_PLANETS: [(Backend, &str); 3] = [
+    (
+        Backend::Sqlite,
+        "CREATE TABLE planets (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL UNIQUE,
+            params TEXT NOT NULL,
+            generator_version BIGINT NOT NULL,
+            created_at_ms BIGINT NOT NULL
+        )",
+    ),
+    (
+        Backend::MySql,
+        "CREATE TABLE planets (
+            id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+            name VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
+            params MEDIUMTEXT CHARACTER SET utf8mb4 NOT NULL,
+            generator_version BIGINT NOT NULL,
+            created_at_ms BIGINT NOT NULL,
+            CONSTRAINT planets_name_key UNIQUE (name)
+        ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+    ),
+    (
+        Backend::Postgres,
+        "CREATE TABLE planets (
+            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            params TEXT NOT NULL,
+            generator_version BIGINT NOT NULL,
+            created_at_ms BIGINT NOT NULL
+        )",
+    ),
+];
+
+/// How often a SQLite migration is tried before its error is reported.
+const SQLITE_MIGRATION_ATTEMPTS: usize = 3;
+
+/// How long a MySQL store waits for another one's migration, in seconds.
+const MYSQL_LOCK_TIMEOUT_S: i64 = 60;
+
+/// Applies every pending migration, once even when replicas start together.
+///
+/// sqlx's migrator locks PostgreSQL itself. Its MySQL lock is
+/// `GET_LOCK(name, -1)`, which MariaDB answers with NULL at once instead of
+/// waiting (checked on 10.11), so MySQL gets a lock of our own around the
+/// migrator. SQLite gets no lock: two stores opening one fresh file
+/// together can both try version 1, and the loser's transaction fails only
+/// because the winner committed, so running the migrator again finds the
+/// migration applied (and checks its checksum).
+pub(crate) async fn run(backend: Backend, pool: &AnyPool) -> Result<(), MigrateError> {
+    let migrator = migrator(backend);
+    match backend {
+        Backend::Postgres => migrator.run(pool).await,
+        Backend::MySql => run_locked_mysql(&migrator, pool).await,
+        Backend::Sqlite => {
+            let mut result = migrator.run(pool).await;
+            for _ in 1..SQLITE_MIGRATION_ATTEMPTS {
+                if result.is_ok() {
+                    break;
+                }
+                result = migrator.run(pool).await;
+            }
+            result
+        }
+    }
+}
+
+async fn run_locked_mysql(migrator: &Migrator, pool: &AnyPool) -> Result<(), MigrateError> {
+    let mut conn = pool.acquire().await?;
+    let got: Option<i64> =
+        sqlx::query_scalar("SELECT GET_LOCK(CONCAT('mangekyo_migrate_', DATABASE()), ?)")
+            .bind(MYSQL_LOCK_TIMEOUT_S)
+            .fetch_one(&mut *conn)
+            .await?;
+    if got != Some(1) {
+        let why =
+            format!("another store held the migration lock for over {MYSQL_LOCK_TIMEOUT_S} s");
+        return Err(MigrateError::Source(why.into()));
+    }
+    let result = migrator.run(&mut *conn).await;
+    sqlx::query("SELECT RELEASE_LOCK(CONCAT('mangekyo_migrate_', DATABASE()))")
+        .execute(&mut *conn)
+        .await?;
+    result
+}
+
+/// The migrator for `backend`, with every migration in its dialect.
+pub(crate) fn migrator(backend: Backend) -> Migrator {
+    let create = sql_for(&CREATE_PLANETS, backend);
+    Migrator::with_migrations(vec![Migration::new(
+        1,
+        Cow::Borrowed("create planets"),
+        MigrationType::Simple,
+        create.into_sql_str(),
+        false,
+    )])
+}
+
+fn sql_for(variants: &[(Backend, &'static str)], backend: Backend) -> &'static str {
+    variants
+        .iter()
+        .find(|(b, _)| *b == backend)
+        .map(|(_, sql)| *sql)
+        .unwrap_or_else(|| unreachable!("every migration has a {backend} variant"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_backend_has_every_migration() {
+        for backend in [Backend::Sqlite, Backend::MySql, Backend::Postgres] {
+            let m = migrator(backend);
+            assert_eq!(m.iter().count(), 1);
+            assert!(m.iter().all(|mig| mig.sql.as_str().contains("planets")));
+        }
+    }
+}

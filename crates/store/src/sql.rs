@@ -1,0 +1,104 @@
+//! The store's statements in each backend's placeholder style.
+//!
+//! sqlx's `Any` driver passes SQL through untouched, and PostgreSQL wants
+//! `$1` where MySQL and SQLite take `?` (sqlx issue #3000), so each
+//! statement is written out per dialect. They are `&'static str` on
+//! purpose: no SQL is ever built from request data.
+
+use crate::Backend;
+
+/// The statements one backend runs.
+#[derive(Debug)]
+pub(crate) struct Statements {
+    /// Inserts (name, params, generator_version, created_at_ms); on
+    /// PostgreSQL it returns the id, elsewhere the driver reports it.
+    pub insert: &'static str,
+    /// Whether `insert` returns the id as a row.
+    pub insert_returns_id: bool,
+    /// One planet by id.
+    pub by_id: &'static str,
+    /// One planet by name.
+    pub by_name: &'static str,
+    /// Up to `limit` planets with an id above `after`, by id.
+    pub list_after: &'static str,
+    /// Deletes one planet by id.
+    pub delete: &'static str,
+}
+
+macro_rules! select {
+    ($tail:literal) => {
+        concat!(
+            "SELECT id, name, params, generator_version, created_at_ms FROM planets ",
+            $tail
+        )
+    };
+}
+
+/// SQLite: `?` placeholders, and `RETURNING` (SQLite ≥ 3.35; the bundled
+/// library is newer) because sqlx's `Any` driver drops SQLite's rowid.
+const SQLITE: Statements = Statements {
+    insert: "INSERT INTO planets (name, params, generator_version, created_at_ms) \
+             VALUES (?, ?, ?, ?) RETURNING id",
+    insert_returns_id: true,
+    ..MYSQL
+};
+
+/// MySQL/MariaDB: `?` placeholders; MySQL has no `RETURNING`, the driver
+/// reports `LAST_INSERT_ID()` instead.
+const MYSQL: Statements = Statements {
+    insert: "INSERT INTO planets (name, params, generator_version, created_at_ms) VALUES (?, ?, ?, ?)",
+    insert_returns_id: false,
+    by_id: select!("WHERE id = ?"),
+    by_name: select!("WHERE name = ?"),
+    list_after: select!("WHERE id > ? ORDER BY id LIMIT ?"),
+    delete: "DELETE FROM planets WHERE id = ?",
+};
+
+/// PostgreSQL: `$n` placeholders and `RETURNING`.
+const POSTGRES: Statements = Statements {
+    insert: "INSERT INTO planets (name, params, generator_version, created_at_ms) \
+             VALUES ($1, $2, $3, $4) RETURNING id",
+    insert_returns_id: true,
+    by_id: select!("WHERE id = $1"),
+    by_name: select!("WHERE name = $1"),
+    list_after: select!("WHERE id > $1 ORDER BY id LIMIT $2"),
+    delete: "DELETE FROM planets WHERE id = $1",
+};
+
+/// The statements for `backend`.
+pub(crate) fn statements(backend: Backend) -> &'static Statements {
+    match backend {
+        Backend::Sqlite => &SQLITE,
+        Backend::MySql => &MYSQL,
+        Backend::Postgres => &POSTGRES,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const COLUMNS: &str = "id, name, params, generator_version, created_at_ms";
+
+    #[test]
+    fn selects_read_every_column() {
+        for s in [&SQLITE, &MYSQL, &POSTGRES] {
+            for sql in [s.by_id, s.by_name, s.list_after] {
+                assert!(sql.contains(COLUMNS), "{sql}");
+            }
+        }
+    }
+
+    #[test]
+    fn postgres_statements_use_dollar_placeholders_only() {
+        for sql in [
+            POSTGRES.insert,
+            POSTGRES.by_id,
+            POSTGRES.by_name,
+            POSTGRES.list_after,
+            POSTGRES.delete,
+        ] {
+            assert!(!sql.contains('?'), "{sql}");
+        }
+    }
+}
