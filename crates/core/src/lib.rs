@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 pub mod hash;
+pub mod noise;
 pub mod rng;
 pub mod seed;
 

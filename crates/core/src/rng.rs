@@ -20,7 +20,10 @@ pub struct Pcg32 {
 impl Pcg32 {
     /// Seeds a generator as the reference `pcg32_srandom_r(initstate, initseq)`.
     pub fn new(initstate: u64, initseq: u64) -> Self {
-        let mut rng = Pcg32 { state: 0, inc: (initseq << 1) | 1 };
+        let mut rng = Pcg32 {
+            state: 0,
+            inc: (initseq << 1) | 1,
+        };
         rng.step();
         rng.state = rng.state.wrapping_add(initstate);
         rng.step();
@@ -37,7 +40,10 @@ impl Pcg32 {
     pub fn for_purpose(seed: Seed, purpose: &str) -> Self {
         let p = crate::hash::fnv1a64(purpose.as_bytes());
         let s = seed.value();
-        Pcg32::new(crate::hash::mix64(s ^ p), crate::hash::mix64(p.wrapping_add(s)))
+        Pcg32::new(
+            crate::hash::mix64(s ^ p),
+            crate::hash::mix64(p.wrapping_add(s)),
+        )
     }
 
     #[inline]
@@ -152,7 +158,9 @@ mod tests {
         let got: Vec<u32> = (0..6).map(|_| rng.next_u32()).collect();
         assert_eq!(
             got,
-            [0xa15c02b7, 0x7b47f409, 0xba1d3330, 0x83d2f293, 0xbfa4784b, 0xcbed606e]
+            [
+                0xa15c02b7, 0x7b47f409, 0xba1d3330, 0x83d2f293, 0xbfa4784b, 0xcbed606e
+            ]
         );
     }
 

@@ -39,7 +39,13 @@ fn check(len: usize, width: u32, height: u32, layout: Layout) -> Result<(), Expo
     let channels = layout.channels();
     let expected = width as usize * height as usize * channels as usize;
     if len != expected || width == 0 || height == 0 {
-        return Err(ExportError::BufferSize { got: len, expected, width, height, channels });
+        return Err(ExportError::BufferSize {
+            got: len,
+            expected,
+            width,
+            height,
+            channels,
+        });
     }
     Ok(())
 }
@@ -58,15 +64,26 @@ fn encode(
         enc.set_depth(depth);
         enc.set_compression(png::Compression::Balanced);
         enc.set_filter(png::Filter::Adaptive);
-        let mut writer = enc.write_header().map_err(|e| ExportError::Png(e.to_string()))?;
-        writer.write_image_data(data).map_err(|e| ExportError::Png(e.to_string()))?;
-        writer.finish().map_err(|e| ExportError::Png(e.to_string()))?;
+        let mut writer = enc
+            .write_header()
+            .map_err(|e| ExportError::Png(e.to_string()))?;
+        writer
+            .write_image_data(data)
+            .map_err(|e| ExportError::Png(e.to_string()))?;
+        writer
+            .finish()
+            .map_err(|e| ExportError::Png(e.to_string()))?;
     }
     Ok(out)
 }
 
 /// Encodes 8-bit samples (`width × height × channels`, row-major).
-pub fn encode8(width: u32, height: u32, layout: Layout, samples: &[u8]) -> Result<Vec<u8>, ExportError> {
+pub fn encode8(
+    width: u32,
+    height: u32,
+    layout: Layout,
+    samples: &[u8],
+) -> Result<Vec<u8>, ExportError> {
     check(samples.len(), width, height, layout)?;
     encode(width, height, layout, png::BitDepth::Eight, samples)
 }
@@ -83,7 +100,12 @@ pub fn encode_rgb8(width: u32, height: u32, samples: &[u8]) -> Result<Vec<u8>, E
 
 /// Encodes 16-bit samples. PNG stores them big-endian; this takes native
 /// `u16` values and does the byte order itself.
-pub fn encode16(width: u32, height: u32, layout: Layout, samples: &[u16]) -> Result<Vec<u8>, ExportError> {
+pub fn encode16(
+    width: u32,
+    height: u32,
+    layout: Layout,
+    samples: &[u16],
+) -> Result<Vec<u8>, ExportError> {
     check(samples.len(), width, height, layout)?;
     let bytes: Vec<u8> = samples.iter().flat_map(|s| s.to_be_bytes()).collect();
     encode(width, height, layout, png::BitDepth::Sixteen, &bytes)
@@ -137,7 +159,9 @@ impl Decoded {
 /// Decodes a grey, RGB or RGBA PNG of 8 or 16 bits per sample.
 pub fn decode(bytes: &[u8]) -> Result<Decoded, ExportError> {
     let err = |e: png::DecodingError| ExportError::Png(e.to_string());
-    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().map_err(err)?;
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .map_err(err)?;
     let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
     let info = reader.next_frame(&mut buf).map_err(err)?;
     buf.truncate(info.buffer_size());
@@ -145,16 +169,27 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, ExportError> {
         png::ColorType::Grayscale => Layout::Gray,
         png::ColorType::Rgb => Layout::Rgb,
         png::ColorType::Rgba => Layout::Rgba,
-        other => return Err(ExportError::Png(format!("unsupported colour type {other:?}"))),
+        other => {
+            return Err(ExportError::Png(format!(
+                "unsupported colour type {other:?}"
+            )));
+        }
     };
     let samples = match info.bit_depth {
         png::BitDepth::Eight => Samples::Eight(buf),
-        png::BitDepth::Sixteen => {
-            Samples::Sixteen(buf.chunks_exact(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect())
-        }
+        png::BitDepth::Sixteen => Samples::Sixteen(
+            buf.chunks_exact(2)
+                .map(|c| u16::from_be_bytes([c[0], c[1]]))
+                .collect(),
+        ),
         other => return Err(ExportError::Png(format!("unsupported bit depth {other:?}"))),
     };
-    Ok(Decoded { width: info.width, height: info.height, layout, samples })
+    Ok(Decoded {
+        width: info.width,
+        height: info.height,
+        layout,
+        samples,
+    })
 }
 
 #[cfg(test)]
@@ -181,7 +216,10 @@ mod tests {
     #[test]
     fn wrong_buffer_size_is_an_error_naming_the_sizes() {
         let err = encode_rgb8(4, 4, &[0; 10]).unwrap_err();
-        assert_eq!(err.to_string(), "buffer has 10 samples, expected 48 (4×4×3)");
+        assert_eq!(
+            err.to_string(),
+            "buffer has 10 samples, expected 48 (4×4×3)"
+        );
         assert!(encode_gray8(0, 4, &[]).is_err());
     }
 }

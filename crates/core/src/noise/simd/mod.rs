@@ -1,0 +1,160 @@
+//! The lane abstraction the noise kernels are written against, and the
+//! runtime choice of instruction set.
+//!
+//! Each kernel is written once, generic over [`Simd`]; every backend
+//! (scalar, SSE2, AVX2, AVX-512, NEON) implements the same handful of
+//! IEEE-exact operations: f32 add/sub/mul/min/max, sign flips, 32-bit integer
+//! arithmetic, and an exact f64 floor-and-split. There is no FMA, no
+//! reciprocal estimate and no transcendental function anywhere, so every
+//! backend returns the same bits as the scalar one (a test holds this).
+//!
+//! The backends are zero-sized tokens: a value of `Avx2` exists only after
+//! `is_x86_feature_detected!` said yes, which is what makes the
+//! `unsafe` intrinsic calls inside them sound. The generic kernels are
+//! `#[inline(always)]`, so they are compiled into each `#[target_feature]`
+//! entry point with that feature set.
+
+pub(crate) mod scalar;
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod neon;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod sse2;
+
+use serde::{Deserialize, Serialize};
+
+/// An instruction set the grid fills can run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// One lane of plain Rust; the reference every other level equals.
+    Scalar,
+    /// 4 lanes, x86-64 baseline.
+    Sse2,
+    /// 8 lanes.
+    Avx2,
+    /// 16 lanes.
+    Avx512,
+    /// 4 lanes, AArch64 baseline.
+    Neon,
+}
+
+impl Level {
+    /// Every level, in order of preference from slowest to fastest.
+    pub const ALL: [Level; 5] = [
+        Level::Scalar,
+        Level::Sse2,
+        Level::Neon,
+        Level::Avx2,
+        Level::Avx512,
+    ];
+
+    /// Whether this CPU can run the level.
+    pub fn is_supported(self) -> bool {
+        match self {
+            Level::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Level::Sse2 => true,
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+            #[cfg(target_arch = "aarch64")]
+            Level::Neon => true,
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
+    /// The fastest level this CPU supports (detected once, then cached).
+    pub fn best() -> Level {
+        use std::sync::OnceLock;
+        static BEST: OnceLock<Level> = OnceLock::new();
+        *BEST.get_or_init(|| {
+            Level::ALL
+                .iter()
+                .rev()
+                .copied()
+                .find(|l| l.is_supported())
+                .unwrap_or(Level::Scalar)
+        })
+    }
+
+    /// Every level this CPU supports.
+    pub fn supported() -> Vec<Level> {
+        Level::ALL
+            .iter()
+            .copied()
+            .filter(|l| l.is_supported())
+            .collect()
+    }
+
+    /// Lanes per vector at this level.
+    pub fn lanes(self) -> usize {
+        match self {
+            Level::Scalar => 1,
+            Level::Sse2 | Level::Neon => 4,
+            Level::Avx2 => 8,
+            Level::Avx512 => 16,
+        }
+    }
+}
+
+/// Operations on a vector of `LANES` f32 values (`F`), `LANES` u32 values
+/// (`I`) and lane masks (`M`). Every operation is exact (IEEE-754 rounding
+/// of one operation, or integer wrapping arithmetic), so all backends agree
+/// bit for bit.
+pub(crate) trait Simd: Copy {
+    /// Lanes per vector.
+    const LANES: usize;
+    /// f32 lanes.
+    type F: Copy;
+    /// u32 lanes.
+    type I: Copy;
+    /// Per-lane mask.
+    type M: Copy;
+
+    fn splat(self, v: f32) -> Self::F;
+    fn splat_i(self, v: u32) -> Self::I;
+    /// Stores `LANES` values; `dst.len() >= LANES`.
+    fn store(self, v: Self::F, dst: &mut [f32]);
+
+    fn add(self, a: Self::F, b: Self::F) -> Self::F;
+    fn sub(self, a: Self::F, b: Self::F) -> Self::F;
+    fn mul(self, a: Self::F, b: Self::F) -> Self::F;
+    /// `if a < b { a } else { b }` per lane.
+    fn min(self, a: Self::F, b: Self::F) -> Self::F;
+    /// `if a > b { a } else { b }` per lane.
+    fn max(self, a: Self::F, b: Self::F) -> Self::F;
+    /// Exact square root (IEEE correctly rounded).
+    fn sqrt(self, a: Self::F) -> Self::F;
+    fn lt(self, a: Self::F, b: Self::F) -> Self::M;
+    fn select(self, m: Self::M, a: Self::F, b: Self::F) -> Self::F;
+    /// `a & b` on masks.
+    fn and_m(self, a: Self::M, b: Self::M) -> Self::M;
+    /// `a | b` on masks.
+    fn or_m(self, a: Self::M, b: Self::M) -> Self::M;
+    /// `!a & b` on masks.
+    fn andnot_m(self, a: Self::M, b: Self::M) -> Self::M;
+    /// `t[idx & 15]` per lane: a 16-entry table lookup.
+    fn table16(self, t: &[f32; 16], idx: Self::I) -> Self::F;
+    /// Converts u32 lanes below 2^24 to f32 (exact).
+    fn to_f(self, a: Self::I) -> Self::F;
+
+    fn add_i(self, a: Self::I, b: Self::I) -> Self::I;
+    fn mul_i(self, a: Self::I, b: Self::I) -> Self::I;
+    fn xor_i(self, a: Self::I, b: Self::I) -> Self::I;
+    fn and_i(self, a: Self::I, b: Self::I) -> Self::I;
+    fn shr_i<const N: i32>(self, a: Self::I) -> Self::I;
+    fn eq_i(self, a: Self::I, b: Self::I) -> Self::M;
+    fn select_i(self, m: Self::M, a: Self::I, b: Self::I) -> Self::I;
+
+    /// Splits `LANES` f64 values into `floor(x)` as the low and high halves
+    /// of an i64 and the fraction `x - floor(x)` rounded to f32. Exact for
+    /// `|x| < 2^51`; `src.len() >= LANES`.
+    fn split(self, src: &[f64]) -> (Self::F, Self::I, Self::I);
+}

@@ -1,0 +1,414 @@
+//! The noise contracts: every level equals scalar, grids equal points,
+//! ranges, continuity, exactness far from the origin, goldens.
+
+use super::*;
+use crate::Pcg32;
+
+const KERNELS: [Kernel; 6] = [
+    Kernel::Value,
+    Kernel::Perlin,
+    Kernel::Simplex,
+    Kernel::Cellular(CellularReturn::F1),
+    Kernel::Cellular(CellularReturn::F2),
+    Kernel::Cellular(CellularReturn::F2MinusF1),
+];
+const FRACTALS: [Fractal; 4] = [
+    Fractal::None,
+    Fractal::Fbm,
+    Fractal::Ridged,
+    Fractal::Billow,
+];
+
+fn noise(kernel: Kernel, fractal: Fractal, octaves: u32, warp: bool) -> Noise {
+    Noise::new(NoiseParams {
+        kernel,
+        fractal,
+        octaves,
+        frequency: 1.0 / 16.0,
+        seed: 1234,
+        warp: warp.then_some(Warp {
+            amplitude: 4.0,
+            frequency: 0.03,
+            octaves: 2,
+        }),
+        ..NoiseParams::default()
+    })
+    .unwrap()
+}
+
+fn all_noises() -> impl Iterator<Item = Noise> {
+    KERNELS.into_iter().flat_map(|k| {
+        FRACTALS
+            .into_iter()
+            .map(move |f| noise(k, f, 3, false))
+            .chain(std::iter::once(noise(k, Fractal::Fbm, 2, true)))
+    })
+}
+
+fn random_points(n: usize, spread: f64, centre: f64) -> [Vec<f64>; 3] {
+    let mut rng = Pcg32::new(9, 9);
+    std::array::from_fn(|_| {
+        (0..n)
+            .map(|_| centre + (rng.next_f64() - 0.5) * spread)
+            .collect()
+    })
+}
+
+fn bits(v: &[f32]) -> Vec<u32> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+#[test]
+fn every_level_equals_scalar_bit_for_bit() {
+    // An odd count exercises the padded tail of every lane width.
+    let pts = random_points(1001, 600.0, 0.0);
+    let far = random_points(333, 50.0, 4.25e8);
+    for n in all_noises() {
+        for p in [&pts, &far] {
+            let len = p[0].len();
+            let mut reference2 = vec![0.0; len];
+            let mut reference3 = vec![0.0; len];
+            n.fill_points2_with(Level::Scalar, &p[0], &p[1], &mut reference2);
+            n.fill_points3_with(Level::Scalar, &p[0], &p[1], &p[2], &mut reference3);
+            for level in Level::supported() {
+                let mut got = vec![0.0; len];
+                n.fill_points2_with(level, &p[0], &p[1], &mut got);
+                assert_eq!(
+                    bits(&got),
+                    bits(&reference2),
+                    "{level:?} 2D {:?}",
+                    n.params()
+                );
+                n.fill_points3_with(level, &p[0], &p[1], &p[2], &mut got);
+                assert_eq!(
+                    bits(&got),
+                    bits(&reference3),
+                    "{level:?} 3D {:?}",
+                    n.params()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn grids_equal_point_queries() {
+    let g2 = Grid2 {
+        origin: [-40.25, 1.0e7 + 0.5],
+        step: [0.75, 1.25],
+        size: [37, 5],
+    };
+    let g3 = Grid3 {
+        origin: [3.0, -2.0e6, 7.5],
+        step: [1.0, 0.5, 2.0],
+        size: [19, 3, 4],
+    };
+    for n in all_noises() {
+        for level in Level::supported() {
+            let mut out = vec![0.0; g2.len()];
+            n.fill2_with(level, &g2, &mut out);
+            for j in 0..g2.size[1] {
+                for i in 0..g2.size[0] {
+                    let x = g2.origin[0] + i as f64 * g2.step[0];
+                    let y = g2.origin[1] + j as f64 * g2.step[1];
+                    assert_eq!(out[j * g2.size[0] + i].to_bits(), n.sample2(x, y).to_bits());
+                }
+            }
+            let mut out = vec![0.0; g3.len()];
+            n.fill3_with(level, &g3, &mut out);
+            let [nx, ny, _] = g3.size;
+            for (idx, v) in out.iter().enumerate() {
+                let (i, j, k) = (idx % nx, (idx / nx) % ny, idx / (nx * ny));
+                let x = g3.origin[0] + i as f64 * g3.step[0];
+                let y = g3.origin[1] + j as f64 * g3.step[1];
+                let z = g3.origin[2] + k as f64 * g3.step[2];
+                assert_eq!(v.to_bits(), n.sample3(x, y, z).to_bits());
+            }
+        }
+    }
+}
+
+#[test]
+fn values_stay_in_range_and_use_it() {
+    let p = random_points(40_000, 4000.0, 0.0);
+    for n in all_noises() {
+        for dims in [2, 3] {
+            let mut out = vec![0.0; p[0].len()];
+            if dims == 2 {
+                n.fill_points2(&p[0], &p[1], &mut out);
+            } else {
+                n.fill_points3(&p[0], &p[1], &p[2], &mut out);
+            }
+            let lo = out.iter().copied().fold(f32::MAX, f32::min);
+            let hi = out.iter().copied().fold(f32::MIN, f32::max);
+            assert!(
+                lo >= -1.0 && hi <= 1.0,
+                "{dims}D {:?}: [{lo}, {hi}]",
+                n.params()
+            );
+            assert!(
+                hi - lo > 0.6,
+                "{dims}D {:?} barely varies: [{lo}, {hi}]",
+                n.params()
+            );
+        }
+    }
+}
+
+#[test]
+fn neighbouring_samples_differ_by_a_bounded_amount() {
+    // One octave, samples 1/256 cell apart: every kernel here is continuous,
+    // with a slope below 8 per cell, so steps stay below 8/256.
+    for k in KERNELS {
+        let n = Noise::new(NoiseParams {
+            kernel: k,
+            fractal: Fractal::None,
+            frequency: 1.0,
+            seed: 5,
+            ..NoiseParams::default()
+        })
+        .unwrap();
+        let g = Grid2 {
+            origin: [-3.1, 2.7],
+            step: [1.0 / 256.0, 1.0 / 256.0],
+            size: [2048, 3],
+        };
+        let mut out = vec![0.0; g.len()];
+        n.fill2(&g, &mut out);
+        let worst = out
+            .windows(2)
+            .take(2047)
+            .map(|w| (w[1] - w[0]).abs())
+            .fold(0.0, f32::max);
+        assert!(worst < 8.0 / 256.0, "{k:?}: step {worst}");
+        let g3 = Grid3 {
+            origin: [0.3, -7.7, 1.0e6],
+            step: [1.0 / 256.0; 3],
+            size: [2048, 1, 1],
+        };
+        let mut out = vec![0.0; g3.len()];
+        n.fill3(&g3, &mut out);
+        let worst = out
+            .windows(2)
+            .map(|w| (w[1] - w[0]).abs())
+            .fold(0.0, f32::max);
+        assert!(worst < 8.0 / 256.0, "{k:?} 3D: step {worst}");
+    }
+}
+
+#[test]
+fn exact_far_from_the_origin() {
+    // 256 samples 1/64 cell apart at lattice coordinate 0, 4.25e6 and 1e9
+    // are as distinct as at the origin: the split keeps full precision.
+    // (y is offset from x by 0.37 so the row misses simplex lattice vertices,
+    // where the value is exactly 0.)
+    for k in KERNELS {
+        let n = Noise::new(NoiseParams {
+            kernel: k,
+            fractal: Fractal::None,
+            frequency: 1.0,
+            seed: 11,
+            ..NoiseParams::default()
+        })
+        .unwrap();
+        for base in [0.3, 4.25e6 + 0.3, 1.0e9 + 0.3] {
+            for dims in [2, 3] {
+                let mut out = vec![0.0; 256];
+                if dims == 2 {
+                    n.fill2(
+                        &Grid2 {
+                            origin: [base, base + 0.37],
+                            step: [1.0 / 64.0, 0.0],
+                            size: [256, 1],
+                        },
+                        &mut out,
+                    );
+                } else {
+                    n.fill3(
+                        &Grid3 {
+                            origin: [base, 0.25, base],
+                            step: [1.0 / 64.0, 0.0, 0.0],
+                            size: [256, 1, 1],
+                        },
+                        &mut out,
+                    );
+                }
+                let mut b = bits(&out);
+                b.sort_unstable();
+                b.dedup();
+                assert_eq!(
+                    b.len(),
+                    256,
+                    "{k:?} {dims}D at {base}: only {} distinct",
+                    b.len()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn nothing_repeats_at_any_power_of_two_period() {
+    // Permutation-table noise repeats every 256 cells; ours must not, at 256,
+    // 2^16 or 2^32 (where the low half of the i64 cell wraps).
+    for k in KERNELS {
+        let n = Noise::new(NoiseParams {
+            kernel: k,
+            fractal: Fractal::None,
+            frequency: 1.0,
+            seed: 3,
+            ..NoiseParams::default()
+        })
+        .unwrap();
+        let row = |x0: f64| {
+            let mut out = vec![0.0; 64];
+            n.fill2(
+                &Grid2 {
+                    origin: [x0, 0.5],
+                    step: [0.37, 0.0],
+                    size: [64, 1],
+                },
+                &mut out,
+            );
+            bits(&out)
+        };
+        let base = row(0.1);
+        for period in [256.0, 65_536.0, 4_294_967_296.0, -4_294_967_296.0] {
+            let shifted = row(0.1 + period);
+            let same = base.iter().zip(&shifted).filter(|(a, b)| a == b).count();
+            assert!(
+                same < 4,
+                "{k:?} repeats at period {period}: {same}/64 equal"
+            );
+        }
+    }
+}
+
+#[test]
+fn seeds_and_octaves_change_the_noise() {
+    let a = noise(Kernel::Perlin, Fractal::Fbm, 3, false);
+    let b = Noise::new(NoiseParams {
+        seed: 1235,
+        ..*a.params()
+    })
+    .unwrap();
+    let c = Noise::new(NoiseParams {
+        octaves: 4,
+        ..*a.params()
+    })
+    .unwrap();
+    let v = |n: &Noise| {
+        (0..64)
+            .map(|i| n.sample2(i as f64 * 1.7, 3.3).to_bits())
+            .collect::<Vec<_>>()
+    };
+    assert_ne!(v(&a), v(&b));
+    assert_ne!(v(&a), v(&c));
+}
+
+#[test]
+fn truncation_keeps_the_normalisation() {
+    let full = noise(Kernel::Simplex, Fractal::Fbm, 6, false);
+    let coarse = full.truncated(2);
+    assert_eq!(coarse.octave_frequencies().count(), 2);
+    // The dropped octaves carry a quarter of the amplitude at most.
+    for i in 0..200 {
+        let (x, y) = (i as f64 * 3.1, i as f64 * -1.3);
+        assert!((full.sample2(x, y) - coarse.sample2(x, y)).abs() < 0.3);
+    }
+}
+
+#[test]
+fn bad_parameters_name_what_is_wrong() {
+    let bad = |p: NoiseParams| Noise::new(p).unwrap_err().to_string();
+    let d = NoiseParams::default();
+    assert_eq!(
+        bad(NoiseParams { octaves: 0, ..d }),
+        "noise parameter `octaves` must be in 1..=24, got 0"
+    );
+    assert_eq!(
+        bad(NoiseParams {
+            frequency: -1.0,
+            ..d
+        }),
+        "noise parameter `frequency` must be a finite number > 0, got -1"
+    );
+    assert_eq!(
+        bad(NoiseParams {
+            frequency: f64::NAN,
+            ..d
+        }),
+        "noise parameter `frequency` must be a finite number > 0, got NaN"
+    );
+    assert!(bad(NoiseParams { gain: 0.0, ..d }).contains("`gain`"));
+    assert!(
+        bad(NoiseParams {
+            lacunarity: 0.5,
+            ..d
+        })
+        .contains("`lacunarity`")
+    );
+    let w = Warp {
+        frequency: 0.0,
+        ..Warp::default()
+    };
+    assert!(bad(NoiseParams { warp: Some(w), ..d }).contains("`warp.frequency`"));
+}
+
+#[test]
+fn non_finite_coordinates_give_defined_values() {
+    let n = noise(Kernel::Perlin, Fractal::Fbm, 3, true);
+    for v in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e300] {
+        let a = n.sample2(v, 1.0);
+        let b = n.sample3(1.0, v, 2.0);
+        assert!(a.is_finite() && b.is_finite());
+    }
+}
+
+/// Golden hashes of a fixed 64×64 (2D) and 16³ (3D) grid per kernel and
+/// fractal. Changing any of them changes every world built on this noise:
+/// bump the versions of the generators that use it.
+#[test]
+fn golden_grids() {
+    let g2 = Grid2 {
+        origin: [-17.5, 3.25],
+        step: [0.61, 0.73],
+        size: [64, 64],
+    };
+    let g3 = Grid3 {
+        origin: [2.5, -9.0, 1.0e5],
+        step: [0.9, 1.1, 1.3],
+        size: [16, 16, 16],
+    };
+    let mut got = Vec::new();
+    for n in all_noises() {
+        let mut o2 = vec![0.0; g2.len()];
+        let mut o3 = vec![0.0; g3.len()];
+        n.fill2(&g2, &mut o2);
+        n.fill3(&g3, &mut o3);
+        let h = |v: &[f32]| {
+            xxhash_rust::xxh3::xxh3_64(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>())
+        };
+        got.push(format!(
+            "{:?} {:?} warp={} {:016x} {:016x}",
+            n.params().kernel,
+            n.params().fractal,
+            n.params().warp.is_some(),
+            h(&o2),
+            h(&o3)
+        ));
+    }
+    let expected = include_str!("golden.txt");
+    let got = got.join("\n") + "\n";
+    if std::env::var_os("UPDATE_GOLDENS").is_some() {
+        std::fs::write(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/src/noise/golden.txt"),
+            &got,
+        )
+        .unwrap();
+    }
+    assert_eq!(
+        got, expected,
+        "noise goldens moved (UPDATE_GOLDENS=1 rewrites them; bump generator versions)"
+    );
+}
