@@ -62,7 +62,11 @@ fn retry<R: RandomSource + ?Sized>(
         }
     }
     let last_cutoff = attempts.last().map_or(0, |a| a.cutoffs[0]);
-    Err(DungeonError::RetriesExhausted { what, attempts: MAX_ATTEMPTS, last_cutoff })
+    Err(DungeonError::RetriesExhausted {
+        what,
+        attempts: MAX_ATTEMPTS,
+        last_cutoff,
+    })
 }
 
 /// `roug = randint1(8) · randint1(4)`: 1..=32, mean 11.25. The operands
@@ -89,7 +93,12 @@ pub fn draw_vault_size<R: RandomSource + ?Sized>(rng: &mut R) -> (i32, i32) {
 /// Hengband's depth rule for lighting: `depth <= randint1(one_in)` and not
 /// a dark dungeon. The draw is always made. Rooms use `one_in = 25`
 /// (always lit at depth 1, never below 25), caverns 50.
-pub fn draw_light<R: RandomSource + ?Sized>(rng: &mut R, depth: i32, one_in: i32, darkness: bool) -> bool {
+pub fn draw_light<R: RandomSource + ?Sized>(
+    rng: &mut R,
+    depth: i32,
+    one_in: i32,
+    darkness: bool,
+) -> bool {
     depth <= rng.randint1(one_in) && !darkness
 }
 
@@ -102,9 +111,19 @@ fn fracave_pass<R: RandomSource + ?Sized>(
     rng: &mut R,
 ) -> Result<Attempt, DungeonError> {
     let heights = generate_hmap(&hmap, rng)?;
-    let args = FracaveArgs { cutoff: hmap.cutoff, light, room };
+    let args = FracaveArgs {
+        cutoff: hmap.cutoff,
+        light,
+        room,
+    };
     let outcome = generate_fracave(grid, &heights, &args, rng)?;
-    Ok(Attempt { grd: hmap.grd, roughness: hmap.roughness, cutoffs: [hmap.cutoff, 0, 0], outcome, heights })
+    Ok(Attempt {
+        grd: hmap.grd,
+        roughness: hmap.roughness,
+        cutoffs: [hmap.cutoff, 0, 0],
+        outcome,
+        heights,
+    })
 }
 
 /// `build_type9`'s retry loop (also the cave vault's): each pass draws
@@ -216,9 +235,19 @@ fn lake_pass<R: RandomSource + ?Sized>(
     let c1 = a + rng.randint0(c3 / 2) - 5;
     let c2 = (c1 + c3) / 2;
     let heights = generate_hmap(&hmap, rng)?;
-    let args = LakeArgs { kind, cutoffs: [c1, c2, c3], lava_glows };
+    let args = LakeArgs {
+        kind,
+        cutoffs: [c1, c2, c3],
+        lava_glows,
+    };
     let outcome = generate_lake(grid, &heights, &args, rng)?;
-    Ok(Attempt { grd: hmap.grd, roughness: hmap.roughness, cutoffs: args.cutoffs, outcome, heights })
+    Ok(Attempt {
+        grd: hmap.grd,
+        roughness: hmap.roughness,
+        cutoffs: args.cutoffs,
+        outcome,
+        heights,
+    })
 }
 
 /// `build_lake` across the whole grid (the cavern's rectangle):

@@ -68,12 +68,31 @@ pub enum DungeonError {
 }
 
 /// `Ok` when `min <= got <= max`, else [`DungeonError::OutOfRange`].
-pub(crate) fn check_range(param: &'static str, got: i64, min: i64, max: i64) -> Result<(), DungeonError> {
-    if (min..=max).contains(&got) { Ok(()) } else { Err(DungeonError::OutOfRange { param, min, max, got }) }
+pub(crate) fn check_range(
+    param: &'static str,
+    got: i64,
+    min: i64,
+    max: i64,
+) -> Result<(), DungeonError> {
+    if (min..=max).contains(&got) {
+        Ok(())
+    } else {
+        Err(DungeonError::OutOfRange {
+            param,
+            min,
+            max,
+            got,
+        })
+    }
 }
 
 /// Like [`check_range`], and the value must be even.
-pub(crate) fn check_even_range(param: &'static str, got: i64, min: i64, max: i64) -> Result<(), DungeonError> {
+pub(crate) fn check_even_range(
+    param: &'static str,
+    got: i64,
+    min: i64,
+    max: i64,
+) -> Result<(), DungeonError> {
     check_range(param, got, min, max)?;
     if got % 2 != 0 {
         return Err(DungeonError::NotEven { param, got });
@@ -82,7 +101,12 @@ pub(crate) fn check_even_range(param: &'static str, got: i64, min: i64, max: i64
 }
 
 /// [`check_range`] for an optional override: `None` always passes.
-pub(crate) fn check_opt(param: &'static str, got: Option<u32>, min: i64, max: i64) -> Result<(), DungeonError> {
+pub(crate) fn check_opt(
+    param: &'static str,
+    got: Option<u32>,
+    min: i64,
+    max: i64,
+) -> Result<(), DungeonError> {
     got.map_or(Ok(()), |v| check_range(param, i64::from(v), min, max))
 }
 
@@ -95,7 +119,10 @@ mod tests {
         let e = check_range("grd", 0, 1, 254).unwrap_err();
         assert_eq!(e.to_string(), "grd must be in 1..=254, got 0");
         let e = check_even_range("width", 9, 8, 254).unwrap_err();
-        assert_eq!(e.to_string(), "width must be even (a fractal cave spans centre ± size/2), got 9");
+        assert_eq!(
+            e.to_string(),
+            "width must be even (a fractal cave spans centre ± size/2), got 9"
+        );
         assert!(check_opt("cutoff", None, 1, 2).is_ok());
     }
 }

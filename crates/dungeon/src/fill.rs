@@ -8,7 +8,16 @@ use std::collections::VecDeque;
 
 /// Hengband's neighbour order (`Direction::directions_8()`): S, N, E, W,
 /// SE, SW, NE, NW as `(dx, dy)`. The order decides which cell draws next.
-pub const DIRECTIONS_8: [(i32, i32); 8] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)];
+pub const DIRECTIONS_8: [(i32, i32); 8] = [
+    (0, 1),
+    (0, -1),
+    (1, 0),
+    (-1, 0),
+    (1, 1),
+    (-1, 1),
+    (1, -1),
+    (-1, -1),
+];
 
 /// `randint1(100) < 75` selects the band's own feature: 74 of 100 values,
 /// so the original's "75/25" is really 74/26. Kept for faithful statistics.
@@ -34,7 +43,10 @@ pub(crate) struct Visited {
 
 impl Visited {
     pub fn new(rect: Rect) -> Self {
-        Visited { rect, marks: vec![false; (rect.width() * rect.height()) as usize] }
+        Visited {
+            rect,
+            marks: vec![false; (rect.width() * rect.height()) as usize],
+        }
     }
 
     fn index(&self, p: Pos) -> usize {
@@ -69,9 +81,17 @@ fn classify<R: RandomSource + ?Sized>(
     let h = i32::from(hmap.at(p));
     let [c1, c2, c3] = bands.cutoffs;
     let band = if h <= c1 {
-        if rng.randint1(100) < OWN_FEATURE_BELOW { 0 } else { 1 }
+        if rng.randint1(100) < OWN_FEATURE_BELOW {
+            0
+        } else {
+            1
+        }
     } else if h <= c2 {
-        if rng.randint1(100) < OWN_FEATURE_BELOW { 1 } else { 0 }
+        if rng.randint1(100) < OWN_FEATURE_BELOW {
+            1
+        } else {
+            0
+        }
     } else if h <= c3 {
         2
     } else {

@@ -55,14 +55,17 @@ pub(crate) fn check_fits(grid: &Grid, rect: Rect) -> Result<(), DungeonError> {
 /// cells of each column x = 0..=xsize, then the left and right cells of each
 /// row y = 1..ysize−1.
 pub(crate) fn perimeter_order(rect: Rect) -> impl Iterator<Item = Pos> {
-    let rows = (rect.xmin..=rect.xmax).flat_map(move |x| [Pos::new(x, rect.ymin), Pos::new(x, rect.ymax)]);
-    let cols = (rect.ymin + 1..rect.ymax).flat_map(move |y| [Pos::new(rect.xmin, y), Pos::new(rect.xmax, y)]);
+    let rows =
+        (rect.xmin..=rect.xmax).flat_map(move |x| [Pos::new(x, rect.ymin), Pos::new(x, rect.ymax)]);
+    let cols = (rect.ymin + 1..rect.ymax)
+        .flat_map(move |y| [Pos::new(rect.xmin, y), Pos::new(rect.xmax, y)]);
     rows.chain(cols)
 }
 
 /// The cells strictly inside, x outer and y inner (the original's order).
 pub(crate) fn interior_order(rect: Rect) -> impl Iterator<Item = Pos> {
-    (rect.xmin + 1..rect.xmax).flat_map(move |x| (rect.ymin + 1..rect.ymax).map(move |y| Pos::new(x, y)))
+    (rect.xmin + 1..rect.xmax)
+        .flat_map(move |x| (rect.ymin + 1..rect.ymax).map(move |y| Pos::new(x, y)))
 }
 
 /// Every cell, x outer and y inner (the order of the failure wipes).
@@ -88,8 +91,16 @@ pub fn generate_fracave<R: RandomSource + ?Sized>(
 ) -> Result<FillOutcome, DungeonError> {
     let rect = hmap.rect();
     check_fits(grid, rect)?;
-    let feats = [rng.floor_terrain(), rng.floor_terrain(), rng.floor_terrain()];
-    let bands = Bands { cutoffs: [args.cutoff, 0, 0], feats, infos: [Flags::FLOOR; 3] };
+    let feats = [
+        rng.floor_terrain(),
+        rng.floor_terrain(),
+        rng.floor_terrain(),
+    ];
+    let bands = Bands {
+        cutoffs: [args.cutoff, 0, 0],
+        feats,
+        infos: [Flags::FLOOR; 3],
+    };
     let mut visited = Visited::new(rect);
     let amount = cave_fill(grid, hmap, &bands, &mut visited, rng);
     if amount < MIN_CAVE_CELLS {
@@ -97,11 +108,17 @@ pub fn generate_fracave<R: RandomSource + ?Sized>(
             place_wall(grid, p, rng);
             grid.cell_mut(p).flags.remove(Flags::ICKY | Flags::ROOM);
         }
-        return Ok(FillOutcome { succeeded: false, amount });
+        return Ok(FillOutcome {
+            succeeded: false,
+            amount,
+        });
     }
     finish_perimeter(grid, rect, &visited, args, rng);
     finish_interior(grid, rect, &visited, args, rng);
-    Ok(FillOutcome { succeeded: true, amount })
+    Ok(FillOutcome {
+        succeeded: true,
+        amount,
+    })
 }
 
 /// Perimeter cells the fill touched become the room's wall ring (rooms

@@ -95,12 +95,18 @@ impl Feature {
 
     /// One of the three floor kinds.
     pub const fn is_floor(self) -> bool {
-        matches!(self, Feature::Floor | Feature::DirtFloor | Feature::MossFloor)
+        matches!(
+            self,
+            Feature::Floor | Feature::DirtFloor | Feature::MossFloor
+        )
     }
 
     /// Granite, an outer wall or a permanent wall.
     pub const fn is_wall(self) -> bool {
-        matches!(self, Feature::Granite | Feature::OuterWall | Feature::PermanentWall)
+        matches!(
+            self,
+            Feature::Granite | Feature::OuterWall | Feature::PermanentWall
+        )
     }
 
     /// Deep or shallow lava (lit by a lake unless the dungeon is dark).
@@ -207,7 +213,11 @@ impl Flags {
 
     /// The names of the set bits, in bit order.
     pub fn names(self) -> Vec<&'static str> {
-        Flags::NAMED.iter().filter(|(f, _)| self.contains(*f)).map(|(_, n)| *n).collect()
+        Flags::NAMED
+            .iter()
+            .filter(|(f, _)| self.contains(*f))
+            .map(|(_, n)| *n)
+            .collect()
     }
 }
 
@@ -229,7 +239,10 @@ pub struct Cell {
 
 impl Cell {
     /// What a freshly cleared Hengband level holds: granite, kind `EXTRA`.
-    pub const CLEARED: Cell = Cell { feature: Feature::Granite, flags: Flags::EXTRA };
+    pub const CLEARED: Cell = Cell {
+        feature: Feature::Granite,
+        flags: Flags::EXTRA,
+    };
 }
 
 /// An inclusive rectangle `xmin..=xmax × ymin..=ymax`.
@@ -248,7 +261,12 @@ pub struct Rect {
 impl Rect {
     /// The rectangle `centre ± (xhalf, yhalf)`, inclusive.
     pub const fn around(centre: Pos, xhalf: i32, yhalf: i32) -> Rect {
-        Rect { xmin: centre.x - xhalf, ymin: centre.y - yhalf, xmax: centre.x + xhalf, ymax: centre.y + yhalf }
+        Rect {
+            xmin: centre.x - xhalf,
+            ymin: centre.y - yhalf,
+            xmax: centre.x + xhalf,
+            ymax: centre.y + yhalf,
+        }
     }
 
     /// Cells per row.
@@ -302,8 +320,15 @@ impl Grid {
     /// builders validate sizes before they get here.
     pub fn new(width: usize, height: usize) -> Grid {
         assert!(width > 0 && height > 0, "grid sides must be positive");
-        let (w, h) = (i32::try_from(width).expect("width fits i32"), i32::try_from(height).expect("height fits i32"));
-        Grid { width: w, height: h, cells: vec![Cell::CLEARED; width * height] }
+        let (w, h) = (
+            i32::try_from(width).expect("width fits i32"),
+            i32::try_from(height).expect("height fits i32"),
+        );
+        Grid {
+            width: w,
+            height: h,
+            cells: vec![Cell::CLEARED; width * height],
+        }
     }
 
     /// Cells per row.
@@ -318,7 +343,12 @@ impl Grid {
 
     /// The whole grid as a rectangle.
     pub fn bounds(&self) -> Rect {
-        Rect { xmin: 0, ymin: 0, xmax: self.width - 1, ymax: self.height - 1 }
+        Rect {
+            xmin: 0,
+            ymin: 0,
+            xmax: self.width - 1,
+            ymax: self.height - 1,
+        }
     }
 
     /// Whether `p` is on the grid.
@@ -332,7 +362,12 @@ impl Grid {
     }
 
     fn index(&self, p: Pos) -> usize {
-        debug_assert!(self.contains(p), "{p:?} outside {}×{}", self.width, self.height);
+        debug_assert!(
+            self.contains(p),
+            "{p:?} outside {}×{}",
+            self.width,
+            self.height
+        );
         p.y as usize * self.width as usize + p.x as usize
     }
 
@@ -384,7 +419,11 @@ impl Grid {
     /// wall (kind `SOLID`).
     pub fn make_perm_walls(&mut self) {
         let b = self.bounds();
-        for p in self.positions().filter(|&p| b.on_perimeter(p)).collect::<Vec<_>>() {
+        for p in self
+            .positions()
+            .filter(|&p| b.on_perimeter(p))
+            .collect::<Vec<_>>()
+        {
             self.place(p, Feature::PermanentWall, Flags::SOLID);
         }
     }
@@ -419,15 +458,29 @@ mod tests {
     fn perm_walls_ring_the_grid() {
         let mut g = Grid::new(5, 4);
         g.make_perm_walls();
-        let perm = g.cells().iter().filter(|c| c.feature == Feature::PermanentWall).count();
+        let perm = g
+            .cells()
+            .iter()
+            .filter(|c| c.feature == Feature::PermanentWall)
+            .count();
         assert_eq!(perm, 5 * 4 - 3 * 2);
         assert_eq!(g.get(Pos::new(2, 2)), Cell::CLEARED);
     }
 
     #[test]
     fn rect_overlap_gap() {
-        let a = Rect { xmin: 0, ymin: 0, xmax: 4, ymax: 4 };
-        let b = Rect { xmin: 5, ymin: 0, xmax: 8, ymax: 4 };
+        let a = Rect {
+            xmin: 0,
+            ymin: 0,
+            xmax: 4,
+            ymax: 4,
+        };
+        let b = Rect {
+            xmin: 5,
+            ymin: 0,
+            xmax: 8,
+            ymax: 4,
+        };
         assert!(!a.overlaps(&b, 0));
         assert!(a.overlaps(&b, 1));
         assert!(a.on_perimeter(Pos::new(4, 2)) && !a.on_perimeter(Pos::new(3, 2)));

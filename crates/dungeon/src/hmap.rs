@@ -59,8 +59,18 @@ impl HmapArgs {
     /// `0..=MAX_SIDE` (larger values behave exactly like `MAX_SIDE`).
     pub fn validate(&self) -> Result<(), DungeonError> {
         check_range("grd", i64::from(self.grd), 0, i64::from(MAX_SIDE))?;
-        check_range("roughness", i64::from(self.roughness), 0, i64::from(MAX_ROUGHNESS))?;
-        check_range("cutoff", i64::from(self.cutoff), -i64::from(MAX_CUTOFF), i64::from(MAX_CUTOFF))
+        check_range(
+            "roughness",
+            i64::from(self.roughness),
+            0,
+            i64::from(MAX_ROUGHNESS),
+        )?;
+        check_range(
+            "cutoff",
+            i64::from(self.cutoff),
+            -i64::from(MAX_CUTOFF),
+            i64::from(MAX_CUTOFF),
+        )
     }
 
     /// The sides actually used: clamped to `4..=254` and rounded down to even.
@@ -137,7 +147,11 @@ impl HeightMap {
     fn store(&mut self, x: i32, y: i32, value: i32) {
         let (xs, ys) = self.sides();
         let on_perimeter = x == 0 || y == 0 || x == xs || y == ys;
-        let v = if on_perimeter && value <= self.cutoff { self.cutoff + 1 } else { value };
+        let v = if on_perimeter && value <= self.cutoff {
+            self.cutoff + 1
+        } else {
+            value
+        };
         let i = self.local_index(x, y);
         // Validated inputs keep |v| far below i16::MAX (see MAX_ROUGHNESS).
         self.heights[i] = v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
@@ -160,7 +174,12 @@ struct Level {
 impl Level {
     /// Whole-cell steps (truncated), as the original caches them.
     fn cells(&self) -> (i32, i32, i32, i32) {
-        (self.xstep / FIXED_ONE, self.xhstep / FIXED_ONE, self.ystep / FIXED_ONE, self.yhstep / FIXED_ONE)
+        (
+            self.xstep / FIXED_ONE,
+            self.xhstep / FIXED_ONE,
+            self.ystep / FIXED_ONE,
+            self.yhstep / FIXED_ONE,
+        )
     }
 }
 
@@ -169,12 +188,20 @@ impl Level {
 ///
 /// The centre is 0, the corners are `maxsize`, every other perimeter cell is
 /// above the cutoff, and every cell is assigned (possibly to −1, quirk Q3).
-pub fn generate_hmap<R: RandomSource + ?Sized>(args: &HmapArgs, rng: &mut R) -> Result<HeightMap, DungeonError> {
+pub fn generate_hmap<R: RandomSource + ?Sized>(
+    args: &HmapArgs,
+    rng: &mut R,
+) -> Result<HeightMap, DungeonError> {
     args.validate()?;
     let (xsize, ysize) = args.sides();
     let rect = Rect::around(args.centre, xsize / 2, ysize / 2);
     let cells = ((xsize + 1) * (ysize + 1)) as usize;
-    let mut map = HeightMap { rect, centre: args.centre, cutoff: args.cutoff, heights: vec![UNSET; cells] };
+    let mut map = HeightMap {
+        rect,
+        centre: args.centre,
+        cutoff: args.cutoff,
+        heights: vec![UNSET; cells],
+    };
     let maxsize = xsize.max(ysize);
     // Corners and centre are written directly, not through the perimeter
     // clamp: with cutoff ≥ maxsize the corners are not above the cutoff.
@@ -186,11 +213,28 @@ pub fn generate_hmap<R: RandomSource + ?Sized>(args: &HmapArgs, rng: &mut R) -> 
     map.heights[i] = 0;
 
     let (xx, yy) = (xsize * FIXED_ONE, ysize * FIXED_ONE);
-    let mut level = Level { xstep: xx, xhstep: xx, ystep: yy, yhstep: yy };
+    let mut level = Level {
+        xstep: xx,
+        xhstep: xx,
+        ystep: yy,
+        yhstep: yy,
+    };
     while level.xhstep > FIXED_ONE || level.yhstep > FIXED_ONE {
         // Both axes halve together, even once one is below a cell.
-        level = Level { xstep: level.xhstep, xhstep: level.xhstep / 2, ystep: level.yhstep, yhstep: level.yhstep / 2 };
-        let sub = Subdivision { level, grd: args.grd, roughness: args.roughness, maxsize, xx, yy };
+        level = Level {
+            xstep: level.xhstep,
+            xhstep: level.xhstep / 2,
+            ystep: level.yhstep,
+            yhstep: level.yhstep / 2,
+        };
+        let sub = Subdivision {
+            level,
+            grd: args.grd,
+            roughness: args.roughness,
+            maxsize,
+            xx,
+            yy,
+        };
         sub.horizontal_midpoints(&mut map, rng);
         sub.vertical_midpoints(&mut map, rng);
         sub.centres(&mut map, rng);
@@ -222,7 +266,12 @@ impl Subdivision {
 
     /// Phase A: x at odd half-steps on known rows; x outer, y inner.
     fn horizontal_midpoints<R: RandomSource + ?Sized>(&self, map: &mut HeightMap, rng: &mut R) {
-        let Level { xstep, xhstep, ystep, .. } = self.level;
+        let Level {
+            xstep,
+            xhstep,
+            ystep,
+            ..
+        } = self.level;
         let (xs2, xh2, _, _) = self.level.cells();
         let mut i = xhstep;
         while i <= self.xx - xhstep {
@@ -233,7 +282,8 @@ impl Subdivision {
                     let v = if self.is_random() {
                         rng.randint1(self.maxsize)
                     } else {
-                        let sum = map.local((i - xhstep) / FIXED_ONE, y) + map.local((i + xhstep) / FIXED_ONE, y);
+                        let sum = map.local((i - xhstep) / FIXED_ONE, y)
+                            + map.local((i + xhstep) / FIXED_ONE, y);
                         sum / 2 + self.edge_noise(xs2, xh2, rng)
                     };
                     map.store(x, y, v);
@@ -246,7 +296,12 @@ impl Subdivision {
 
     /// Phase B: y at odd half-steps on known columns; y outer, x inner.
     fn vertical_midpoints<R: RandomSource + ?Sized>(&self, map: &mut HeightMap, rng: &mut R) {
-        let Level { xstep, ystep, yhstep, .. } = self.level;
+        let Level {
+            xstep,
+            ystep,
+            yhstep,
+            ..
+        } = self.level;
         let (_, _, ys2, yh2) = self.level.cells();
         let mut j = yhstep;
         while j <= self.yy - yhstep {
@@ -257,7 +312,8 @@ impl Subdivision {
                     let v = if self.is_random() {
                         rng.randint1(self.maxsize)
                     } else {
-                        let sum = map.local(x, (j - yhstep) / FIXED_ONE) + map.local(x, (j + yhstep) / FIXED_ONE);
+                        let sum = map.local(x, (j - yhstep) / FIXED_ONE)
+                            + map.local(x, (j + yhstep) / FIXED_ONE);
                         sum / 2 + self.edge_noise(ys2, yh2, rng)
                     };
                     map.store(x, y, v);
@@ -273,7 +329,12 @@ impl Subdivision {
     /// integer evaluation makes 0 for |r| < 12 (quirk Q1): the draw happens,
     /// its effect does not. Kept so the shapes and the draw count match.
     fn centres<R: RandomSource + ?Sized>(&self, map: &mut HeightMap, rng: &mut R) {
-        let Level { xstep, xhstep, ystep, yhstep } = self.level;
+        let Level {
+            xstep,
+            xhstep,
+            ystep,
+            yhstep,
+        } = self.level;
         let (xs2, xh2, _, _) = self.level.cells();
         let mut i = xhstep;
         while i <= self.xx - xhstep {
@@ -286,7 +347,10 @@ impl Subdivision {
                     } else {
                         let (xl, xr) = ((i - xhstep) / FIXED_ONE, (i + xhstep) / FIXED_ONE);
                         let (yt, yb) = ((j - yhstep) / FIXED_ONE, (j + yhstep) / FIXED_ONE);
-                        let sum = map.local(xl, yt) + map.local(xl, yb) + map.local(xr, yt) + map.local(xr, yb);
+                        let sum = map.local(xl, yt)
+                            + map.local(xl, yb)
+                            + map.local(xr, yt)
+                            + map.local(xr, yb);
                         let r = rng.randint1(xs2) - xh2;
                         sum / 4 + (r * (DIAG_SIZE / 16) / FIXED_ONE) * self.roughness
                     };
@@ -306,7 +370,14 @@ mod tests {
     use mangekyo_core::Seed;
 
     fn args(xsize: i32, ysize: i32, grd: i32) -> HmapArgs {
-        HmapArgs { centre: Pos::new(130, 130), xsize, ysize, grd, roughness: 16, cutoff: xsize / 2 }
+        HmapArgs {
+            centre: Pos::new(130, 130),
+            xsize,
+            ysize,
+            grd,
+            roughness: 16,
+            cutoff: xsize / 2,
+        }
     }
 
     #[test]
@@ -324,7 +395,12 @@ mod tests {
         let r = m.rect();
         assert_eq!((r.width(), r.height()), (41, 21));
         assert_eq!(m.at(Pos::new(130, 130)), 0);
-        for (x, y) in [(r.xmin, r.ymin), (r.xmax, r.ymin), (r.xmin, r.ymax), (r.xmax, r.ymax)] {
+        for (x, y) in [
+            (r.xmin, r.ymin),
+            (r.xmax, r.ymin),
+            (r.xmin, r.ymax),
+            (r.xmax, r.ymax),
+        ] {
             assert_eq!(m.at(Pos::new(x, y)), 40);
         }
         for y in r.ymin..=r.ymax {
@@ -340,7 +416,13 @@ mod tests {
     #[test]
     fn rejects_overflowing_roughness() {
         let mut rng = DungeonRng::new(Seed::new(9), FloorTable::default());
-        let a = HmapArgs { roughness: 256, ..args(10, 10, 1) };
-        assert_eq!(generate_hmap(&a, &mut rng).unwrap_err().to_string(), "roughness must be in 0..=255, got 256");
+        let a = HmapArgs {
+            roughness: 256,
+            ..args(10, 10, 1)
+        };
+        assert_eq!(
+            generate_hmap(&a, &mut rng).unwrap_err().to_string(),
+            "roughness must be in 0..=255, got 256"
+        );
     }
 }

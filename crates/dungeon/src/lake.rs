@@ -3,7 +3,9 @@
 
 use crate::error::DungeonError;
 use crate::fill::{Bands, Visited, cave_fill};
-use crate::fracave::{FillOutcome, MIN_CAVE_CELLS, check_fits, column_order, interior_order, perimeter_order};
+use crate::fracave::{
+    FillOutcome, MIN_CAVE_CELLS, check_fits, column_order, interior_order, perimeter_order,
+};
 use crate::grid::{Feature, Flags, Grid};
 use crate::hmap::HeightMap;
 use crate::random::RandomSource;
@@ -114,7 +116,11 @@ pub fn generate_lake<R: RandomSource + ?Sized>(
     let rect = hmap.rect();
     check_fits(grid, rect)?;
     let feats = args.kind.features(rng);
-    let bands = Bands { cutoffs: args.cutoffs, feats, infos: [Flags::NONE; 3] };
+    let bands = Bands {
+        cutoffs: args.cutoffs,
+        feats,
+        infos: [Flags::NONE; 3],
+    };
     let mut visited = Visited::new(rect);
     let amount = cave_fill(grid, hmap, &bands, &mut visited, rng);
     if amount < MIN_CAVE_CELLS {
@@ -123,7 +129,10 @@ pub fn generate_lake<R: RandomSource + ?Sized>(
             grid.place(p, floor, Flags::FLOOR);
             grid.cell_mut(p).flags.remove(Flags::ICKY);
         }
-        return Ok(FillOutcome { succeeded: false, amount });
+        return Ok(FillOutcome {
+            succeeded: false,
+            amount,
+        });
     }
     for p in perimeter_order(rect) {
         let wall = rng.wall_terrain();
@@ -141,7 +150,10 @@ pub fn generate_lake<R: RandomSource + ?Sized>(
             cell.flags.insert(Flags::GLOW);
         }
     }
-    Ok(FillOutcome { succeeded: true, amount })
+    Ok(FillOutcome {
+        succeeded: true,
+        amount,
+    })
 }
 
 #[cfg(test)]

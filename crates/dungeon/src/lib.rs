@@ -61,8 +61,8 @@ pub mod random;
 pub mod view;
 
 pub use build::{
-    Cavern, CavernParams, Lake, LakeForm, LakeParams, Level, LevelParams, PlacedRoom, Room, RoomKind, RoomParams,
-    build_cavern, build_lake, build_level, build_room,
+    Cavern, CavernParams, Lake, LakeForm, LakeParams, Level, LevelParams, PlacedRoom, Room,
+    RoomKind, RoomParams, build_cavern, build_lake, build_level, build_room,
 };
 pub use error::DungeonError;
 pub use fill::DIRECTIONS_8;

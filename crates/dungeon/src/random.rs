@@ -57,7 +57,11 @@ pub struct FloorTable {
 
 impl Default for FloorTable {
     fn default() -> Self {
-        FloorTable { floor: 60, dirt_floor: 30, moss_floor: 10 }
+        FloorTable {
+            floor: 60,
+            dirt_floor: 30,
+            moss_floor: 10,
+        }
     }
 }
 
@@ -67,7 +71,11 @@ pub const MAX_FLOOR_WEIGHT: u32 = 10_000;
 
 impl FloorTable {
     /// Only one floor kind, [`Feature::Floor`].
-    pub const PLAIN: FloorTable = FloorTable { floor: 1, dirt_floor: 0, moss_floor: 0 };
+    pub const PLAIN: FloorTable = FloorTable {
+        floor: 1,
+        dirt_floor: 0,
+        moss_floor: 0,
+    };
 
     /// Checks the weights: each in `0..=MAX_FLOOR_WEIGHT`, not all zero.
     pub fn validate(&self) -> Result<(), DungeonError> {
@@ -81,7 +89,11 @@ impl FloorTable {
     }
 
     fn entries(&self) -> [(&'static str, u32); 3] {
-        [("floors.floor", self.floor), ("floors.dirt_floor", self.dirt_floor), ("floors.moss_floor", self.moss_floor)]
+        [
+            ("floors.floor", self.floor),
+            ("floors.dirt_floor", self.dirt_floor),
+            ("floors.moss_floor", self.moss_floor),
+        ]
     }
 
     /// Picks a floor kind. A table with a single non-zero entry answers
@@ -189,19 +201,39 @@ mod tests {
 
     #[test]
     fn floor_table_weights() {
-        let mut rng = DungeonRng::new(Seed::new(3), FloorTable { floor: 1, dirt_floor: 1, moss_floor: 2 });
+        let mut rng = DungeonRng::new(
+            Seed::new(3),
+            FloorTable {
+                floor: 1,
+                dirt_floor: 1,
+                moss_floor: 2,
+            },
+        );
         let mut n = [0u32; 3];
         for _ in 0..8000 {
             n[rng.floor_terrain() as usize] += 1;
         }
-        assert!(n[0] > 1800 && n[0] < 2200 && n[2] > 3800 && n[2] < 4200, "{n:?}");
+        assert!(
+            n[0] > 1800 && n[0] < 2200 && n[2] > 3800 && n[2] < 4200,
+            "{n:?}"
+        );
     }
 
     #[test]
     fn floor_table_validation() {
-        let empty = FloorTable { floor: 0, dirt_floor: 0, moss_floor: 0 };
+        let empty = FloorTable {
+            floor: 0,
+            dirt_floor: 0,
+            moss_floor: 0,
+        };
         assert_eq!(empty.validate(), Err(DungeonError::EmptyFloorTable));
-        let big = FloorTable { floor: MAX_FLOOR_WEIGHT + 1, ..FloorTable::default() };
-        assert_eq!(big.validate().unwrap_err().to_string(), "floors.floor must be in 0..=10000, got 10001");
+        let big = FloorTable {
+            floor: MAX_FLOOR_WEIGHT + 1,
+            ..FloorTable::default()
+        };
+        assert_eq!(
+            big.validate().unwrap_err().to_string(),
+            "floors.floor must be in 0..=10000, got 10001"
+        );
     }
 }

@@ -84,7 +84,12 @@ pub fn build_cavern(params: &CavernParams, seed: Seed) -> Result<Cavern, Dungeon
     let attempts = drivers::cavern(&mut grid, light, &ov, &mut rng)?;
     grid.make_perm_walls();
     let rect = attempts.last().map_or(grid.bounds(), |a| a.heights.rect());
-    Ok(Cavern { grid, rect, light, attempts })
+    Ok(Cavern {
+        grid,
+        rect,
+        light,
+        attempts,
+    })
 }
 
 #[cfg(test)]
@@ -96,22 +101,53 @@ mod tests {
     fn default_is_the_full_hengband_level() {
         let c = build_cavern(&CavernParams::default(), Seed::new(3)).unwrap();
         assert_eq!((c.grid.width(), c.grid.height()), (198, 66));
-        assert_eq!(c.rect, Rect { xmin: 1, ymin: 1, xmax: 197, ymax: 65 });
+        assert_eq!(
+            c.rect,
+            Rect {
+                xmin: 1,
+                ymin: 1,
+                xmax: 197,
+                ymax: 65
+            }
+        );
         assert_eq!(c.attempts.last().unwrap().cutoffs[0], 98);
         let edge = c.grid.bounds();
-        assert!(c.grid.positions().filter(|&p| edge.on_perimeter(p)).all(|p| c.grid.get(p).feature == Feature::PermanentWall));
+        assert!(
+            c.grid
+                .positions()
+                .filter(|&p| edge.on_perimeter(p))
+                .all(|p| c.grid.get(p).feature == Feature::PermanentWall)
+        );
     }
 
     #[test]
     fn odd_sizes_fit_inside_the_grid() {
-        let p = CavernParams { width: 61, height: 23, ..CavernParams::default() };
+        let p = CavernParams {
+            width: 61,
+            height: 23,
+            ..CavernParams::default()
+        };
         let c = build_cavern(&p, Seed::new(4)).unwrap();
-        assert_eq!(c.rect, Rect { xmin: 1, ymin: 1, xmax: 59, ymax: 21 });
+        assert_eq!(
+            c.rect,
+            Rect {
+                xmin: 1,
+                ymin: 1,
+                xmax: 59,
+                ymax: 21
+            }
+        );
     }
 
     #[test]
     fn rejects_sizes_out_of_range() {
-        let p = CavernParams { width: 300, ..CavernParams::default() };
-        assert_eq!(build_cavern(&p, Seed::new(1)).unwrap_err().to_string(), "width must be in 8..=256, got 300");
+        let p = CavernParams {
+            width: 300,
+            ..CavernParams::default()
+        };
+        assert_eq!(
+            build_cavern(&p, Seed::new(1)).unwrap_err().to_string(),
+            "width must be in 8..=256, got 300"
+        );
     }
 }

@@ -70,7 +70,11 @@ impl Default for LakeParams {
 impl LakeParams {
     /// The form used: the explicit one or the kind's usual one.
     pub fn resolved_form(&self) -> LakeForm {
-        self.form.unwrap_or(if self.kind.is_vault() { LakeForm::Vault } else { LakeForm::Level })
+        self.form.unwrap_or(if self.kind.is_vault() {
+            LakeForm::Vault
+        } else {
+            LakeForm::Level
+        })
     }
 
     /// Checks every field against its allowed range (sizes per form).
@@ -129,12 +133,26 @@ pub fn build_lake(params: &LakeParams, seed: Seed) -> Result<Lake, DungeonError>
             let mut grid = Grid::new(xsize as usize + 1, ysize as usize + 1);
             let centre = Pos::new(xsize / 2, ysize / 2);
             let sides = (xsize, ysize);
-            let attempts = drivers::elemental_vault(&mut grid, centre, sides, params.kind, lava_glows, &ov, &mut rng)?;
+            let attempts = drivers::elemental_vault(
+                &mut grid,
+                centre,
+                sides,
+                params.kind,
+                lava_glows,
+                &ov,
+                &mut rng,
+            )?;
             (grid, attempts)
         }
     };
     let rect = attempts.last().map_or(grid.bounds(), |a| a.heights.rect());
-    Ok(Lake { grid, rect, kind: params.kind, form, attempts })
+    Ok(Lake {
+        grid,
+        rect,
+        kind: params.kind,
+        form,
+        attempts,
+    })
 }
 
 #[cfg(test)]
@@ -145,11 +163,20 @@ mod tests {
     #[test]
     fn every_kind_builds_with_its_features() {
         for kind in LakeKind::ALL {
-            let lake = build_lake(&LakeParams { kind, ..LakeParams::default() }, Seed::new(11)).unwrap();
+            let lake = build_lake(
+                &LakeParams {
+                    kind,
+                    ..LakeParams::default()
+                },
+                Seed::new(11),
+            )
+            .unwrap();
             let has = |f: Feature| lake.grid.cells().iter().any(|c| c.feature == f);
             match kind {
                 LakeKind::Lava => assert!(has(Feature::DeepLava) || has(Feature::ShallowLava)),
-                LakeKind::Water | LakeKind::WaterVault => assert!(has(Feature::DeepWater) || has(Feature::ShallowWater)),
+                LakeKind::Water | LakeKind::WaterVault => {
+                    assert!(has(Feature::DeepWater) || has(Feature::ShallowWater))
+                }
                 LakeKind::Cave | LakeKind::EarthVault => assert!(has(Feature::Rubble)),
                 LakeKind::AirVault => assert!(has(Feature::Grass)),
                 LakeKind::FireVault => assert!(has(Feature::ShallowLava)),
@@ -160,11 +187,28 @@ mod tests {
 
     #[test]
     fn vault_sizes_must_be_even_level_sizes_need_not() {
-        let p = LakeParams { kind: LakeKind::AirVault, width: Some(45), ..LakeParams::default() };
-        assert!(matches!(p.validate(), Err(DungeonError::NotEven { param: "width", .. })));
-        let p = LakeParams { width: Some(65), height: Some(23), ..LakeParams::default() };
+        let p = LakeParams {
+            kind: LakeKind::AirVault,
+            width: Some(45),
+            ..LakeParams::default()
+        };
+        assert!(matches!(
+            p.validate(),
+            Err(DungeonError::NotEven { param: "width", .. })
+        ));
+        let p = LakeParams {
+            width: Some(65),
+            height: Some(23),
+            ..LakeParams::default()
+        };
         assert!(p.validate().is_ok());
-        let p = LakeParams { width: Some(7), ..LakeParams::default() };
-        assert_eq!(p.validate().unwrap_err().to_string(), "width must be in 8..=256, got 7");
+        let p = LakeParams {
+            width: Some(7),
+            ..LakeParams::default()
+        };
+        assert_eq!(
+            p.validate().unwrap_err().to_string(),
+            "width must be in 8..=256, got 7"
+        );
     }
 }

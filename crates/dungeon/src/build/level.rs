@@ -69,8 +69,18 @@ impl Default for LevelParams {
 impl LevelParams {
     /// Checks every field against its allowed range.
     pub fn validate(&self) -> Result<(), DungeonError> {
-        check_range("width", i64::from(self.width), LEVEL_GRID_RANGE.0, LEVEL_GRID_RANGE.1)?;
-        check_range("height", i64::from(self.height), LEVEL_GRID_RANGE.0, LEVEL_GRID_RANGE.1)?;
+        check_range(
+            "width",
+            i64::from(self.width),
+            LEVEL_GRID_RANGE.0,
+            LEVEL_GRID_RANGE.1,
+        )?;
+        check_range(
+            "height",
+            i64::from(self.height),
+            LEVEL_GRID_RANGE.0,
+            LEVEL_GRID_RANGE.1,
+        )?;
         check_range("rooms", i64::from(self.rooms), ROOMS_RANGE.0, ROOMS_RANGE.1)?;
         overrides(self.grd, self.roughness, self.cutoff)?;
         check_depth(self.depth)?;
@@ -124,7 +134,11 @@ pub fn build_level(params: &LevelParams, seed: Seed) -> Result<Level, DungeonErr
         }
     }
     let corridors = connect(&mut grid, &rooms, &mut rng);
-    Ok(Level { grid, rooms, corridors })
+    Ok(Level {
+        grid,
+        rooms,
+        corridors,
+    })
 }
 
 /// Draws a size and a free place and builds one room there; `None` when
@@ -137,16 +151,26 @@ fn place_room<R: RandomSource>(
     rng: &mut R,
 ) -> Result<Option<PlacedRoom>, DungeonError> {
     let (w, h) = drivers::draw_room_size(rng);
-    let (max_w, max_h) = ((grid.width() as i32 - 4) / 2 * 2, (grid.height() as i32 - 4) / 2 * 2);
+    let (max_w, max_h) = (
+        (grid.width() as i32 - 4) / 2 * 2,
+        (grid.height() as i32 - 4) / 2 * 2,
+    );
     let size = (w.min(max_w), h.min(max_h));
-    let Some((centre, size)) = find_space(grid, rooms, size, rng).or_else(|| find_space(grid, rooms, (8, 8), rng)) else {
+    let Some((centre, size)) =
+        find_space(grid, rooms, size, rng).or_else(|| find_space(grid, rooms, (8, 8), rng))
+    else {
         return Ok(None);
     };
     let light = drivers::draw_light(rng, params.depth as i32, 25, false);
     let light = params.light.unwrap_or(light);
     let attempts = drivers::fractal_room(grid, centre, size, light, ov, rng)?;
     let rect = Rect::around(centre, size.0 / 2, size.1 / 2);
-    Ok(Some(PlacedRoom { rect, centre, light, attempts: attempts.len() }))
+    Ok(Some(PlacedRoom {
+        rect,
+        centre,
+        light,
+        attempts: attempts.len(),
+    }))
 }
 
 /// Random centres for a `w × h` room whose rectangle stays off the
@@ -203,19 +227,30 @@ mod tests {
                 assert!(!a.rect.overlaps(&b.rect, ROOM_GAP), "{a:?} {b:?}");
             }
         }
-        assert_eq!(level.corridors >= level.rooms.len() - 1, true);
+        assert!(level.corridors + 1 >= level.rooms.len());
     }
 
     #[test]
     fn small_levels_still_get_a_room() {
-        let p = LevelParams { width: 16, height: 16, rooms: 5, ..LevelParams::default() };
+        let p = LevelParams {
+            width: 16,
+            height: 16,
+            rooms: 5,
+            ..LevelParams::default()
+        };
         let level = build_level(&p, Seed::new(2)).unwrap();
         assert!(!level.rooms.is_empty());
     }
 
     #[test]
     fn validates_room_count() {
-        let p = LevelParams { rooms: 0, ..LevelParams::default() };
-        assert_eq!(p.validate().unwrap_err().to_string(), "rooms must be in 1..=64, got 0");
+        let p = LevelParams {
+            rooms: 0,
+            ..LevelParams::default()
+        };
+        assert_eq!(
+            p.validate().unwrap_err().to_string(),
+            "rooms must be in 1..=64, got 0"
+        );
     }
 }

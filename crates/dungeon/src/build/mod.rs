@@ -40,12 +40,20 @@ pub const ROOM_SIDE_RANGE: (i64, i64) = (8, 254);
 pub const LEVEL_SIDE_RANGE: (i64, i64) = (8, 256);
 
 /// The parameter overrides every builder shares, checked and converted.
-pub(crate) fn overrides(grd: Option<u32>, roughness: Option<u32>, cutoff: Option<u32>) -> Result<Overrides, DungeonError> {
+pub(crate) fn overrides(
+    grd: Option<u32>,
+    roughness: Option<u32>,
+    cutoff: Option<u32>,
+) -> Result<Overrides, DungeonError> {
     check_opt("grd", grd, GRD_RANGE.0, GRD_RANGE.1)?;
     check_opt("roughness", roughness, ROUGHNESS_RANGE.0, ROUGHNESS_RANGE.1)?;
     check_opt("cutoff", cutoff, CUTOFF_RANGE.0, CUTOFF_RANGE.1)?;
     // In range means far below i32::MAX, so the casts are exact.
-    Ok(Overrides { grd: grd.map(|v| v as i32), roughness: roughness.map(|v| v as i32), cutoff: cutoff.map(|v| v as i32) })
+    Ok(Overrides {
+        grd: grd.map(|v| v as i32),
+        roughness: roughness.map(|v| v as i32),
+        cutoff: cutoff.map(|v| v as i32),
+    })
 }
 
 /// Checks a depth.
@@ -55,10 +63,17 @@ pub(crate) fn check_depth(depth: u32) -> Result<(), DungeonError> {
 
 /// Checks an optional even room side.
 pub(crate) fn check_room_side(param: &'static str, side: Option<u32>) -> Result<(), DungeonError> {
-    side.map_or(Ok(()), |s| crate::error::check_even_range(param, i64::from(s), ROOM_SIDE_RANGE.0, ROOM_SIDE_RANGE.1))
+    side.map_or(Ok(()), |s| {
+        crate::error::check_even_range(param, i64::from(s), ROOM_SIDE_RANGE.0, ROOM_SIDE_RANGE.1)
+    })
 }
 
 /// Checks a whole-level grid side.
 pub(crate) fn check_level_side(param: &'static str, side: u32) -> Result<(), DungeonError> {
-    check_range(param, i64::from(side), LEVEL_SIDE_RANGE.0, LEVEL_SIDE_RANGE.1)
+    check_range(
+        param,
+        i64::from(side),
+        LEVEL_SIDE_RANGE.0,
+        LEVEL_SIDE_RANGE.1,
+    )
 }

@@ -112,7 +112,10 @@ pub fn build_room(params: &RoomParams, seed: Seed) -> Result<Room, DungeonError>
     let (drawn, light) = match params.kind {
         RoomKind::Fractal => {
             let size = drivers::draw_room_size(&mut rng);
-            (size, drivers::draw_light(&mut rng, params.depth as i32, 25, false))
+            (
+                size,
+                drivers::draw_light(&mut rng, params.depth as i32, 25, false),
+            )
         }
         RoomKind::CaveVault => {
             let (w, h) = drivers::draw_vault_size(&mut rng);
@@ -125,10 +128,18 @@ pub fn build_room(params: &RoomParams, seed: Seed) -> Result<Room, DungeonError>
     let mut grid = Grid::new(xsize as usize + 1, ysize as usize + 1);
     let centre = Pos::new(xsize / 2, ysize / 2);
     let attempts = match params.kind {
-        RoomKind::Fractal => drivers::fractal_room(&mut grid, centre, (xsize, ysize), light, &ov, &mut rng)?,
-        RoomKind::CaveVault => drivers::cave_vault(&mut grid, centre, (xsize, ysize), light, &ov, &mut rng)?,
+        RoomKind::Fractal => {
+            drivers::fractal_room(&mut grid, centre, (xsize, ysize), light, &ov, &mut rng)?
+        }
+        RoomKind::CaveVault => {
+            drivers::cave_vault(&mut grid, centre, (xsize, ysize), light, &ov, &mut rng)?
+        }
     };
-    Ok(Room { grid, light, attempts })
+    Ok(Room {
+        grid,
+        light,
+        attempts,
+    })
 }
 
 #[cfg(test)]
@@ -146,14 +157,41 @@ mod tests {
 
     #[test]
     fn bad_sizes_name_the_parameter() {
-        let p = RoomParams { width: Some(6), ..RoomParams::default() };
-        assert_eq!(build_room(&p, Seed::new(1)).unwrap_err().to_string(), "width must be in 8..=254, got 6");
-        let p = RoomParams { height: Some(11), ..RoomParams::default() };
-        assert!(matches!(build_room(&p, Seed::new(1)), Err(DungeonError::NotEven { param: "height", got: 11 })));
-        let p = RoomParams { grd: Some(0), ..RoomParams::default() };
-        assert_eq!(p.validate().unwrap_err().to_string(), "grd must be in 1..=254, got 0");
-        let p = RoomParams { depth: 0, ..RoomParams::default() };
-        assert_eq!(p.validate().unwrap_err().to_string(), "depth must be in 1..=127, got 0");
+        let p = RoomParams {
+            width: Some(6),
+            ..RoomParams::default()
+        };
+        assert_eq!(
+            build_room(&p, Seed::new(1)).unwrap_err().to_string(),
+            "width must be in 8..=254, got 6"
+        );
+        let p = RoomParams {
+            height: Some(11),
+            ..RoomParams::default()
+        };
+        assert!(matches!(
+            build_room(&p, Seed::new(1)),
+            Err(DungeonError::NotEven {
+                param: "height",
+                got: 11
+            })
+        ));
+        let p = RoomParams {
+            grd: Some(0),
+            ..RoomParams::default()
+        };
+        assert_eq!(
+            p.validate().unwrap_err().to_string(),
+            "grd must be in 1..=254, got 0"
+        );
+        let p = RoomParams {
+            depth: 0,
+            ..RoomParams::default()
+        };
+        assert_eq!(
+            p.validate().unwrap_err().to_string(),
+            "depth must be in 1..=127, got 0"
+        );
     }
 
     #[test]
@@ -166,9 +204,17 @@ mod tests {
 
     #[test]
     fn cave_vaults_are_icky_and_unlit() {
-        let p = RoomParams { kind: RoomKind::CaveVault, ..RoomParams::default() };
+        let p = RoomParams {
+            kind: RoomKind::CaveVault,
+            ..RoomParams::default()
+        };
         let room = build_room(&p, Seed::new(5)).unwrap();
         assert!(!room.light);
-        assert!(room.grid.cells().iter().all(|c| c.flags.contains(crate::grid::Flags::ICKY)));
+        assert!(
+            room.grid
+                .cells()
+                .iter()
+                .all(|c| c.flags.contains(crate::grid::Flags::ICKY))
+        );
     }
 }

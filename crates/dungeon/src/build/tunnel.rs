@@ -20,7 +20,11 @@ fn between<R: RandomSource + ?Sized>(p: i32, q: i32, rng: &mut R) -> i32 {
 }
 
 fn dig_l<R: RandomSource + ?Sized>(grid: &mut Grid, from: Pos, to: Pos, rng: &mut R) {
-    let bend = if rng.randint0(2) == 0 { Pos::new(to.x, from.y) } else { Pos::new(from.x, to.y) };
+    let bend = if rng.randint0(2) == 0 {
+        Pos::new(to.x, from.y)
+    } else {
+        Pos::new(from.x, to.y)
+    };
     dig_straight(grid, from, bend, rng);
     dig_straight(grid, bend, to, rng);
 }
@@ -57,18 +61,24 @@ mod tests {
         let mut rng = DungeonRng::new(Seed::new(1), FloorTable::default());
         for _ in 0..50 {
             let mut g = Grid::new(30, 20);
-            let (a, b) = (Pos::new(1 + rng.randint0(28), 1 + rng.randint0(18)), Pos::new(1 + rng.randint0(28), 1 + rng.randint0(18)));
+            let (a, b) = (
+                Pos::new(1 + rng.randint0(28), 1 + rng.randint0(18)),
+                Pos::new(1 + rng.randint0(28), 1 + rng.randint0(18)),
+            );
             dig(&mut g, a, b, &mut rng);
             assert!(g.get(a).feature.is_floor() && g.get(b).feature.is_floor());
             // 4-connected walk over floor from a reaches b.
             let mut seen = vec![false; 600];
             let mut stack = vec![a];
             while let Some(p) = stack.pop() {
-                if !g.contains(p) || !g.get(p).feature.is_floor() || seen[(p.y * 30 + p.x) as usize] {
+                if !g.contains(p) || !g.get(p).feature.is_floor() || seen[(p.y * 30 + p.x) as usize]
+                {
                     continue;
                 }
                 seen[(p.y * 30 + p.x) as usize] = true;
-                stack.extend([(1, 0), (-1, 0), (0, 1), (0, -1)].map(|(dx, dy)| Pos::new(p.x + dx, p.y + dy)));
+                stack.extend(
+                    [(1, 0), (-1, 0), (0, 1), (0, -1)].map(|(dx, dy)| Pos::new(p.x + dx, p.y + dy)),
+                );
             }
             assert!(seen[(b.y * 30 + b.x) as usize]);
         }

@@ -60,7 +60,9 @@ mod tests {
     fn shape_is_exact() {
         let mut g = Grid::new(2, 1);
         g.place(Pos::new(1, 0), Feature::MossFloor, Flags::FLOOR);
-        g.cell_mut(Pos::new(1, 0)).flags.insert(Flags::ROOM | Flags::GLOW);
+        g.cell_mut(Pos::new(1, 0))
+            .flags
+            .insert(Flags::ROOM | Flags::GLOW);
         let v = serde_json::to_value(GridJson(&g)).unwrap();
         let want = serde_json::json!({
             "width": 2, "height": 1,

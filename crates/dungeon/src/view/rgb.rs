@@ -57,12 +57,20 @@ pub fn to_rgb(grid: &Grid, scale: u32) -> RgbImage {
     let (w, h) = (grid.width() * s, grid.height() * s);
     let mut pixels = Vec::with_capacity(w * h * 3);
     for y in 0..grid.height() {
-        let row: Vec<u8> = grid.row(y).iter().flat_map(|&c| colour(c).repeat(s)).collect();
+        let row: Vec<u8> = grid
+            .row(y)
+            .iter()
+            .flat_map(|&c| colour(c).repeat(s))
+            .collect();
         for _ in 0..s {
             pixels.extend_from_slice(&row);
         }
     }
-    RgbImage { width: w as u32, height: h as u32, pixels }
+    RgbImage {
+        width: w as u32,
+        height: h as u32,
+        pixels,
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,9 @@ fn err(what: impl Into<String>) -> Result<(), String> {
 
 /// The 8 neighbours of `p`.
 pub fn n8(p: Pos) -> impl Iterator<Item = Pos> {
-    mangekyo_dungeon::DIRECTIONS_8.into_iter().map(move |(dx, dy)| Pos::new(p.x + dx, p.y + dy))
+    mangekyo_dungeon::DIRECTIONS_8
+        .into_iter()
+        .map(move |(dx, dy)| Pos::new(p.x + dx, p.y + dy))
 }
 
 fn positions(r: Rect) -> impl Iterator<Item = Pos> {
@@ -27,13 +29,22 @@ pub fn heightmap(h: &HeightMap) -> Result<(), String> {
     if h.at(h.centre()) != 0 || Rect::around(h.centre(), xs / 2, ys / 2) != r {
         return err("centre is not 0 or not the rectangle's centre");
     }
-    let corners = [Pos::new(r.xmin, r.ymin), Pos::new(r.xmax, r.ymin), Pos::new(r.xmin, r.ymax), Pos::new(r.xmax, r.ymax)];
+    let corners = [
+        Pos::new(r.xmin, r.ymin),
+        Pos::new(r.xmax, r.ymin),
+        Pos::new(r.xmin, r.ymax),
+        Pos::new(r.xmax, r.ymax),
+    ];
     if corners.iter().any(|&c| i32::from(h.at(c)) != h.maxsize()) {
         return err("a corner is not maxsize");
     }
     for p in positions(r).filter(|&p| r.on_perimeter(p) && !corners.contains(&p)) {
         if i32::from(h.at(p)) <= h.cutoff() {
-            return err(format!("perimeter {p:?} = {} <= cutoff {}", h.at(p), h.cutoff()));
+            return err(format!(
+                "perimeter {p:?} = {} <= cutoff {}",
+                h.at(p),
+                h.cutoff()
+            ));
         }
     }
     Ok(())
@@ -62,16 +73,31 @@ pub fn component(grid: &Grid, h: &HeightMap, c: i32) -> Vec<Pos> {
 
 /// The fill's amount for a component: the centre alone is never accepted.
 fn expected_amount(comp: &[Pos]) -> u32 {
-    if comp.len() <= 1 { 0 } else { comp.len() as u32 }
+    if comp.len() <= 1 {
+        0
+    } else {
+        comp.len() as u32
+    }
 }
 
 /// §7.3–7.8 for `generate_fracave` on a grid whose cells outside the
 /// rectangle's reach started as [`Cell::CLEARED`].
-pub fn fracave(grid: &Grid, h: &HeightMap, cutoff: i32, light: bool, room: bool, out: FillOutcome) -> Result<(), String> {
+pub fn fracave(
+    grid: &Grid,
+    h: &HeightMap,
+    cutoff: i32,
+    light: bool,
+    room: bool,
+    out: FillOutcome,
+) -> Result<(), String> {
     let r = h.rect();
     let comp = component(grid, h, cutoff);
     if out.amount != expected_amount(&comp) {
-        return err(format!("amount {} but component has {} cells", out.amount, comp.len()));
+        return err(format!(
+            "amount {} but component has {} cells",
+            out.amount,
+            comp.len()
+        ));
     }
     if out.succeeded != (out.amount >= 10) {
         return err("succeeded disagrees with amount >= 10");
@@ -91,13 +117,21 @@ pub fn fracave(grid: &Grid, h: &HeightMap, cutoff: i32, light: bool, room: bool,
     for p in positions(r) {
         let floor = is_floor[idx(p)];
         let ring = !floor && n8(p).any(|q| r.contains(q) && is_floor[idx(q)]);
-        cell_after_fracave(grid.get(p), floor, ring, r.on_perimeter(p), light, room).map_err(|e| format!("{p:?}: {e}"))?;
+        cell_after_fracave(grid.get(p), floor, ring, r.on_perimeter(p), light, room)
+            .map_err(|e| format!("{p:?}: {e}"))?;
     }
     Ok(())
 }
 
 /// What one cell must be after a successful fracave.
-fn cell_after_fracave(c: Cell, floor: bool, ring: bool, perimeter: bool, light: bool, room: bool) -> Result<(), String> {
+fn cell_after_fracave(
+    c: Cell,
+    floor: bool,
+    ring: bool,
+    perimeter: bool,
+    light: bool,
+    room: bool,
+) -> Result<(), String> {
     let glow = if light { Flags::GLOW } else { Flags::NONE };
     let tag = if room { Flags::ROOM } else { Flags::NONE };
     let (feature_ok, want) = if floor {
@@ -111,7 +145,10 @@ fn cell_after_fracave(c: Cell, floor: bool, ring: bool, perimeter: bool, light: 
         (c.feature == Feature::Granite, Flags::EXTRA)
     };
     if !feature_ok || c.flags != want {
-        return err(format!("{c:?}, want flags {:?} (floor {floor}, ring {ring})", want.names()));
+        return err(format!(
+            "{c:?}, want flags {:?} (floor {floor}, ring {ring})",
+            want.names()
+        ));
     }
     if c.feature.is_floor() && !floor {
         return err("floor outside the component");
@@ -121,7 +158,13 @@ fn cell_after_fracave(c: Cell, floor: bool, ring: bool, perimeter: bool, light: 
 
 /// §7 for `generate_lake`: accepted = the component of `h ≤ c3`; bands by
 /// height; granite elsewhere; failure = all floor.
-pub fn lake(grid: &Grid, h: &HeightMap, args: &LakeArgs, feats: [Feature; 3], out: FillOutcome) -> Result<(), String> {
+pub fn lake(
+    grid: &Grid,
+    h: &HeightMap,
+    args: &LakeArgs,
+    feats: [Feature; 3],
+    out: FillOutcome,
+) -> Result<(), String> {
     let r = h.rect();
     let [c1, c2, c3] = args.cutoffs;
     let comp = component(grid, h, c3);
@@ -131,7 +174,11 @@ pub fn lake(grid: &Grid, h: &HeightMap, args: &LakeArgs, feats: [Feature; 3], ou
     if !out.succeeded {
         return positions(r).try_for_each(|p| {
             let c = grid.get(p);
-            if c.feature.is_floor() && c.flags == Flags::FLOOR { Ok(()) } else { err(format!("failure left {p:?} {c:?}")) }
+            if c.feature.is_floor() && c.flags == Flags::FLOOR {
+                Ok(())
+            } else {
+                err(format!("failure left {p:?} {c:?}"))
+            }
         });
     }
     for p in positions(r) {
@@ -145,13 +192,24 @@ pub fn lake(grid: &Grid, h: &HeightMap, args: &LakeArgs, feats: [Feature; 3], ou
             &feats[2..]
         };
         if !allowed.contains(&c.feature) {
-            return err(format!("{p:?} h {height}: {:?} not in {allowed:?}", c.feature));
+            return err(format!(
+                "{p:?} h {height}: {:?} not in {allowed:?}",
+                c.feature
+            ));
         }
         let glow = args.lava_glows && c.feature.is_lava();
-        let kind = if c.feature == Feature::Granite { Flags::EXTRA } else { Flags::NONE };
+        let kind = if c.feature == Feature::Granite {
+            Flags::EXTRA
+        } else {
+            Flags::NONE
+        };
         let want = if glow { kind | Flags::GLOW } else { kind };
         if c.flags != want {
-            return err(format!("{p:?}: flags {:?} want {:?}", c.flags.names(), want.names()));
+            return err(format!(
+                "{p:?}: flags {:?} want {:?}",
+                c.flags.names(),
+                want.names()
+            ));
         }
     }
     Ok(())
@@ -159,7 +217,10 @@ pub fn lake(grid: &Grid, h: &HeightMap, args: &LakeArgs, feats: [Feature; 3], ou
 
 /// Every cell of `grid` outside `r` is still [`Cell::CLEARED`].
 pub fn untouched_outside(grid: &Grid, r: Rect) -> Result<(), String> {
-    match grid.positions().find(|&p| !r.contains(p) && grid.get(p) != Cell::CLEARED) {
+    match grid
+        .positions()
+        .find(|&p| !r.contains(p) && grid.get(p) != Cell::CLEARED)
+    {
         Some(p) => err(format!("{p:?} outside the rectangle changed")),
         None => Ok(()),
     }
@@ -184,5 +245,9 @@ pub fn all_floor_reachable(grid: &Grid) -> Result<(), String> {
         stack.extend(n8(p).filter(|&q| grid.contains(q)));
     }
     let total = grid.floor_count();
-    if reached == total { Ok(()) } else { err(format!("{reached} of {total} floor cells reachable")) }
+    if reached == total {
+        Ok(())
+    } else {
+        err(format!("{reached} of {total} floor cells reachable"))
+    }
 }

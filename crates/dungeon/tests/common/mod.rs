@@ -63,14 +63,23 @@ pub struct FixtureAttempt {
 impl Fixture {
     /// An integer parameter.
     pub fn int(&self, key: &str) -> i32 {
-        let v = self.params.get(key).unwrap_or_else(|| panic!("{}: no param {key}", self.case));
-        v.as_i64().unwrap_or_else(|| panic!("{}: param {key} is not an integer", self.case)) as i32
+        let v = self
+            .params
+            .get(key)
+            .unwrap_or_else(|| panic!("{}: no param {key}", self.case));
+        v.as_i64()
+            .unwrap_or_else(|| panic!("{}: param {key} is not an integer", self.case))
+            as i32
     }
 
     /// A boolean parameter.
     pub fn flag(&self, key: &str) -> bool {
-        let v = self.params.get(key).unwrap_or_else(|| panic!("{}: no param {key}", self.case));
-        v.as_bool().unwrap_or_else(|| panic!("{}: param {key} is not a bool", self.case))
+        let v = self
+            .params
+            .get(key)
+            .unwrap_or_else(|| panic!("{}: no param {key}", self.case));
+        v.as_bool()
+            .unwrap_or_else(|| panic!("{}: param {key} is not a bool", self.case))
     }
 }
 
@@ -125,7 +134,11 @@ pub struct Replay {
 
 impl Replay {
     pub fn new(fixture: &Fixture) -> Self {
-        Replay { case: fixture.case.clone(), draws: fixture.draws.iter().cloned().collect(), used: 0 }
+        Replay {
+            case: fixture.case.clone(),
+            draws: fixture.draws.iter().cloned().collect(),
+            used: 0,
+        }
     }
 
     /// How many entries were consumed.
@@ -141,9 +154,16 @@ impl Replay {
     fn pop(&mut self, kind: &str, n: Option<i32>) -> i32 {
         let at = self.used;
         let Some((k, logged_n, result)) = self.draws.pop_front() else {
-            panic!("{}: draw {at}: log exhausted, wanted {kind}({n:?})", self.case);
+            panic!(
+                "{}: draw {at}: log exhausted, wanted {kind}({n:?})",
+                self.case
+            );
         };
-        assert_eq!(k, kind, "{}: draw {at}: kind (n {n:?}, logged n {logged_n})", self.case);
+        assert_eq!(
+            k, kind,
+            "{}: draw {at}: kind (n {n:?}, logged n {logged_n})",
+            self.case
+        );
         if let Some(n) = n {
             assert_eq!(logged_n, n, "{}: draw {at} ({kind}): n", self.case);
         }
@@ -155,13 +175,21 @@ impl Replay {
 impl RandomSource for Replay {
     fn randint0(&mut self, n: i32) -> i32 {
         let r = self.pop("r0", Some(n));
-        assert!(r >= 0 && (n <= 1 && r == 0 || r < n), "{}: r0({n}) logged {r}", self.case);
+        assert!(
+            r >= 0 && (n <= 1 && r == 0 || r < n),
+            "{}: r0({n}) logged {r}",
+            self.case
+        );
         r
     }
 
     fn randint1(&mut self, n: i32) -> i32 {
         let r = self.pop("r1", Some(n));
-        assert!(n <= 1 && r == 1 || (1..=n).contains(&r), "{}: r1({n}) logged {r}", self.case);
+        assert!(
+            n <= 1 && r == 1 || (1..=n).contains(&r),
+            "{}: r1({n}) logged {r}",
+            self.case
+        );
         r
     }
 

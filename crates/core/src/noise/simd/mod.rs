@@ -1,7 +1,7 @@
 //! The lane abstraction the noise kernels are written against, and the
 //! runtime choice of instruction set.
 //!
-//! Each kernel is written once, generic over [`Simd`]; every backend
+//! Each kernel is written once, generic over the `Simd` trait; every backend
 //! (scalar, SSE2, AVX2, AVX-512, NEON) implements the same handful of
 //! IEEE-exact operations: f32 add/sub/mul/min/max, sign flips, 32-bit integer
 //! arithmetic, and an exact f64 floor-and-split. There is no FMA, no
