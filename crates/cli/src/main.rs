@@ -18,11 +18,14 @@ struct Cli {
 enum Command {
     /// Writes a PNG of any noise, so you can see what a setting does.
     Noise(cmd::noise::Args),
+    /// Islands from YAML definitions: generate, check, stats, and play.
+    Island(cmd::island::Args),
 }
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Noise(args) => cmd::noise::run(args),
+        Command::Island(args) => cmd::island::run(args),
     }
 }

@@ -1,3 +1,5 @@
 //! One module per subcommand.
 
+pub mod island;
+mod island_play;
 pub mod noise;

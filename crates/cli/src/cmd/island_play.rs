@@ -1,0 +1,88 @@
+//! `mangekyo island play`: the terminal game. Reads commands from stdin (or
+//! a script), prints the session's replies, writes saves.
+
+use anyhow::{Context, Result};
+use mangekyo_core::Seed;
+use mangekyo_world::session::{DEFAULT_SAVE_FILE, Effect};
+use mangekyo_world::{Game, Session};
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+/// Flags of `mangekyo island play`.
+#[derive(Debug, clap::Args)]
+pub struct PlayArgs {
+    /// YAML files or directories with the definitions.
+    #[arg(long, num_args = 1.., default_value = "examples/island")]
+    defs: Vec<PathBuf>,
+    /// The generation scope.
+    #[arg(long, default_value = "island")]
+    scope: String,
+    /// The seed: digits are a number, other text is hashed.
+    #[arg(long, default_value = "42")]
+    seed: String,
+    /// Language of names and of the game's own words (en, ja).
+    #[arg(long, default_value = "en")]
+    lang: String,
+    /// Run the commands in this file (one per line, `#` comments) instead
+    /// of reading the terminal.
+    #[arg(long)]
+    script: Option<PathBuf>,
+    /// Continue a saved game (made with the same definitions).
+    #[arg(long)]
+    load: Option<PathBuf>,
+}
+
+/// Runs the game.
+pub fn run(args: PlayArgs) -> Result<()> {
+    let defs = super::island::load(&args.defs)?;
+    let game = match &args.load {
+        Some(path) => {
+            let json = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            Game::load(&defs, &json).with_context(|| format!("loading {}", path.display()))?
+        }
+        None => Game::new(&defs, &args.scope, Seed::parse(&args.seed))?,
+    };
+    let mut session = Session::new(game, &args.lang);
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", session.intro())?;
+    let lines: Box<dyn Iterator<Item = std::io::Result<String>>> = match &args.script {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            Box::new(text.lines().map(|l| Ok(l.to_string())).collect::<Vec<_>>().into_iter())
+        }
+        None => Box::new(std::io::stdin().lock().lines()),
+    };
+    let interactive = args.script.is_none() && std::io::stdin().is_terminal();
+    prompt(&mut out, interactive)?;
+    for line in lines {
+        let line = line?;
+        let command = line.split('#').next().unwrap_or("").trim();
+        if command.is_empty() {
+            prompt(&mut out, interactive)?;
+            continue;
+        }
+        if !interactive {
+            writeln!(out, "\n> {command}")?;
+        }
+        let reply = session.handle(command);
+        writeln!(out, "{}", reply.text)?;
+        match reply.effect {
+            Effect::Quit => return Ok(()),
+            Effect::Save { file, json } => {
+                let path = file.unwrap_or_else(|| DEFAULT_SAVE_FILE.to_string());
+                std::fs::write(&path, json).with_context(|| format!("writing {path}"))?;
+            }
+            Effect::None => {}
+        }
+        prompt(&mut out, interactive)?;
+    }
+    Ok(())
+}
+
+fn prompt(out: &mut impl Write, interactive: bool) -> Result<()> {
+    if interactive {
+        write!(out, "\n> ")?;
+        out.flush()?;
+    }
+    Ok(())
+}

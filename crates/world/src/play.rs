@@ -1,0 +1,310 @@
+//! Playing an island: start-site selection, placing the explorer,
+//! `explore` and `travel` (the guide's `selectStartSite`, `placePlayer`,
+//! `Location.explore` and `Path.travel`). The `play` stream is the only
+//! randomness; it has no downstream, so the island never depends on it.
+
+use crate::discovery::explore_step;
+use crate::island::SpawnedIsland;
+use crate::object::{ObjectId, World, prop, slot};
+use crate::spawn::{SpawnError, spawn_island};
+use mangekyo_core::seed::purpose;
+use mangekyo_core::{Pcg32, Seed};
+use mangekyo_island::defs::ScopeDef;
+use mangekyo_island::{Definitions, GenerateError, IslandMap, generate_island};
+use std::collections::BTreeSet;
+
+/// How many flavour lines an explore that finds nothing may pick from
+/// (the text lives in the session; the choice is the play stream's).
+pub const FLAVOURS: u32 = 6;
+
+/// The play stream, counting its draws so a save can restore it by replay
+/// (the core generator's state is private by design).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayRng {
+    rng: Pcg32,
+    draws: u64,
+}
+
+impl PlayRng {
+    /// The `play` stream of `seed`, advanced by `draws` 32-bit draws.
+    pub fn new(seed: Seed, draws: u64) -> Self {
+        let mut r = PlayRng { rng: Pcg32::for_purpose(seed, purpose::PLAY), draws: 0 };
+        (0..draws).for_each(|_| {
+            r.next_u32();
+        });
+        r
+    }
+
+    /// 32-bit draws so far.
+    pub fn draws(&self) -> u64 {
+        self.draws
+    }
+
+    fn next_u32(&mut self) -> u32 {
+        self.draws += 1;
+        self.rng.next_u32()
+    }
+
+    /// Uniform on `0..n` without bias (the reference rejection rule, drawn
+    /// through the counter). `n <= 1` gives 0 without drawing.
+    pub fn below(&mut self, n: u32) -> u32 {
+        if n <= 1 {
+            return 0;
+        }
+        let threshold = n.wrapping_neg() % n;
+        loop {
+            let r = self.next_u32();
+            if r >= threshold {
+                return r % n;
+            }
+        }
+    }
+}
+
+/// Why the game could not start.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlayError {
+    /// Generation failed.
+    #[error(transparent)]
+    Generate(#[from] GenerateError),
+    /// Spawning failed.
+    #[error(transparent)]
+    Spawn(#[from] SpawnError),
+    /// No site has any of the scope's start types (loading guarantees one,
+    /// so only a map from other definitions gets here).
+    #[error("no site has a start type ({0})")]
+    NoStartSite(String),
+}
+
+/// An action refused; the world is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// Exploring a place with nothing left to find.
+    #[error("this place is fully explored")]
+    FullyExplored,
+    /// Travelling along a path not yet discovered.
+    #[error("that path has not been discovered yet")]
+    Undiscovered,
+    /// Travelling along a path that starts somewhere else.
+    #[error("that path does not start here")]
+    NotHere,
+}
+
+/// What one explore did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explored {
+    /// Progress before and after.
+    pub progress: (f64, f64),
+    /// The location's progress maximum.
+    pub max: f64,
+    /// Minutes it took.
+    pub minutes: u32,
+    /// Paths from here discovered by this explore, in discovery order.
+    pub revealed: Vec<ObjectId>,
+    /// Which flavour line to show when nothing was found.
+    pub flavour: u32,
+}
+
+/// What one travel did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Travelled {
+    /// Where the explorer arrived.
+    pub destination: ObjectId,
+    /// Minutes it took.
+    pub minutes: u32,
+    /// Whether this is the first visit.
+    pub first_visit: bool,
+}
+
+/// A discovered path, as a player sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PathInfo {
+    /// The path object.
+    pub path: ObjectId,
+    /// Where it leads.
+    pub destination: ObjectId,
+    /// Minutes to walk it.
+    pub minutes: u32,
+}
+
+/// A game in progress: the world, the island, the explorer.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub(crate) defs: Definitions,
+    pub(crate) seed: Seed,
+    pub(crate) world: World,
+    pub(crate) island: SpawnedIsland,
+    pub(crate) player: ObjectId,
+    pub(crate) rng: PlayRng,
+    pub(crate) visited: BTreeSet<ObjectId>,
+}
+
+/// The start site (the guide's `selectStartSite`): the first type in the
+/// scope's `start` list that the island has; among its sites one drawn
+/// from the play stream.
+pub fn select_start_site(map: &IslandMap, scope: &ScopeDef, rng: &mut PlayRng) -> Option<u32> {
+    scope.start.iter().find_map(|ty| {
+        let sites: Vec<u32> = map.sites.iter().filter(|s| &s.location_type == ty).map(|s| s.id).collect();
+        (!sites.is_empty()).then(|| sites[rng.below(sites.len() as u32) as usize])
+    })
+}
+
+impl Game {
+    /// Generates, spawns and places the explorer on the start site.
+    pub fn new(defs: &Definitions, scope: &str, seed: Seed) -> Result<Game, PlayError> {
+        let map = generate_island(defs, scope, seed)?;
+        let scope_def = defs.scope(scope)?;
+        let (mut world, island) = spawn_island(defs, map)?;
+        let player_def = defs
+            .object_defs()
+            .get(&scope_def.player)
+            .ok_or_else(|| SpawnError::Mismatch(format!("unknown object_def '{}'", scope_def.player)))?;
+        let player = world.create(player_def, &[]);
+        world.move_to_slot(player, world.root(), slot::CHARACTERS).map_err(SpawnError::from)?;
+        let mut rng = PlayRng::new(seed, 0);
+        let start = select_start_site(island.map(), scope_def, &mut rng).ok_or_else(|| PlayError::NoStartSite(scope_def.start.join(", ")))?;
+        let mut game = Game { defs: defs.clone(), seed, world, island, player, rng, visited: BTreeSet::new() };
+        game.place_player(start)?;
+        Ok(game)
+    }
+
+    /// Puts the explorer on a site (the guide's `placePlayer`).
+    fn place_player(&mut self, site: u32) -> Result<ObjectId, SpawnError> {
+        let land = self.island.land_of(site).ok_or_else(|| SpawnError::Mismatch(format!("no site {site}")))?;
+        self.world.move_to_slot(self.player, land, slot::CHARACTERS)?;
+        self.visited.insert(land);
+        Ok(land)
+    }
+
+    /// The world.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+    /// The spawned island.
+    pub fn island(&self) -> &SpawnedIsland {
+        &self.island
+    }
+    /// The definitions the game was built from.
+    pub fn definitions(&self) -> &Definitions {
+        &self.defs
+    }
+    /// The seed.
+    pub fn seed(&self) -> Seed {
+        self.seed
+    }
+    /// The explorer.
+    pub fn player(&self) -> ObjectId {
+        self.player
+    }
+    /// The play stream.
+    pub fn rng(&self) -> &PlayRng {
+        &self.rng
+    }
+    /// Locations visited so far.
+    pub fn visited(&self) -> &BTreeSet<ObjectId> {
+        &self.visited
+    }
+
+    /// The scope the island was generated for.
+    pub fn scope(&self) -> &ScopeDef {
+        &self.defs.scopes()[&self.island.map().scope]
+    }
+
+    /// The location the explorer is in.
+    pub fn here(&self) -> ObjectId {
+        self.world.parent(self.player).map_or(self.world.root(), |(p, _)| p)
+    }
+
+    /// `(progress, max)` of a location.
+    pub fn progress(&self, land: ObjectId) -> (f64, f64) {
+        let v = self.world.number(land, prop::EXPLORATION).unwrap_or(0.0);
+        let (_, max) = self.world.range(land, prop::EXPLORATION).unwrap_or((0.0, 0.0));
+        (v, max)
+    }
+
+    /// The discovered paths leaving a location, in discovery order.
+    pub fn discovered_paths(&self, land: ObjectId) -> Vec<PathInfo> {
+        self.world.slot(land, slot::FIXTURES).iter().filter_map(|&p| self.path_info(p)).collect()
+    }
+
+    /// Paths of a location still hidden.
+    pub fn hidden_path_count(&self, land: ObjectId) -> usize {
+        self.world.slot(land, slot::UNDISCOVERED_FIXTURES).len()
+    }
+
+    fn path_info(&self, path: ObjectId) -> Option<PathInfo> {
+        Some(PathInfo {
+            path,
+            destination: self.world.object_ref(path, prop::DESTINATION_ID).ok()?,
+            minutes: self.world.number(path, prop::TRAVEL_MINUTES).ok()? as u32,
+        })
+    }
+
+    /// One explore action here (the guide's `Location.explore`): the clock
+    /// advances, progress rises, and every path whose `required_progress`
+    /// is reached is discovered together with its return path.
+    pub fn explore(&mut self) -> Result<Explored, Refusal> {
+        let here = self.here();
+        let (before, max) = self.progress(here);
+        if before >= max {
+            return Err(Refusal::FullyExplored);
+        }
+        let explore = self.scope().explore;
+        let after = explore_step(before, explore.progress, max);
+        // In range by construction: explore_step caps at max.
+        let _ = self.world.set_number(here, prop::EXPLORATION, after);
+        self.world.advance_clock(u64::from(explore.minutes));
+        let revealed = self.reveal_due_fixtures(here, after);
+        let flavour = if revealed.is_empty() { self.rng.below(FLAVOURS) } else { 0 };
+        Ok(Explored { progress: (before, after), max, minutes: explore.minutes, revealed, flavour })
+    }
+
+    /// Moves due paths (and their return paths) into `fixtures`.
+    fn reveal_due_fixtures(&mut self, land: ObjectId, progress: f64) -> Vec<ObjectId> {
+        let due: Vec<ObjectId> = self
+            .world
+            .slot(land, slot::UNDISCOVERED_FIXTURES)
+            .iter()
+            .copied()
+            .filter(|&p| self.world.number(p, prop::REQUIRED_PROGRESS).is_ok_and(|r| r <= progress))
+            .collect();
+        for &p in &due {
+            let _ = self.world.move_to_slot(p, land, slot::FIXTURES);
+            if let (Ok(back), Ok(dest)) = (self.world.object_ref(p, prop::RETURN_PATH_ID), self.world.object_ref(p, prop::DESTINATION_ID))
+                && self.world.slot(dest, slot::UNDISCOVERED_FIXTURES).contains(&back)
+            {
+                let _ = self.world.move_to_slot(back, dest, slot::FIXTURES);
+            }
+        }
+        due
+    }
+
+    /// Walks a discovered path from here (the guide's `Path.travel`).
+    pub fn travel(&mut self, path: ObjectId) -> Result<Travelled, Refusal> {
+        let here = self.here();
+        if !self.world.slot(here, slot::FIXTURES).contains(&path) {
+            return Err(if self.world.slot(here, slot::UNDISCOVERED_FIXTURES).contains(&path) {
+                Refusal::Undiscovered
+            } else {
+                Refusal::NotHere
+            });
+        }
+        let info = self.path_info(path).ok_or(Refusal::NotHere)?;
+        self.world.move_to_slot(self.player, info.destination, slot::CHARACTERS).map_err(|_| Refusal::NotHere)?;
+        self.world.advance_clock(u64::from(info.minutes));
+        let first_visit = self.visited.insert(info.destination);
+        Ok(Travelled { destination: info.destination, minutes: info.minutes, first_visit })
+    }
+
+    /// `(fully explored, all)` locations.
+    pub fn explored_count(&self) -> (usize, usize) {
+        let lands = self.island.lands();
+        let done = lands.iter().filter(|&&l| {
+            let (p, m) = self.progress(l);
+            p >= m
+        });
+        (done.count(), lands.len())
+    }
+}
