@@ -26,6 +26,7 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Noise(args) => cmd::noise::run(args),
+        Command::Dungeon(args) => cmd::dungeon::run(args),
         Command::Island(args) => cmd::island::run(args),
     }
 }

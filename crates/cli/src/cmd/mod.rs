@@ -2,4 +2,5 @@
 
 pub mod island;
 mod island_play;
+pub mod dungeon;
 pub mod noise;

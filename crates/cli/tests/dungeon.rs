@@ -1,0 +1,101 @@
+//! `mangekyo dungeon` end to end: the binary's text, JSON and PNG output,
+//! and its error messages for values out of range.
+
+use std::process::{Command, Output};
+
+fn mangekyo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mangekyo"))
+        .args(args)
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("run mangekyo")
+}
+
+#[test]
+fn ascii_goes_to_stdout_and_is_deterministic() {
+    let a = mangekyo(&["dungeon", "room", "--seed", "42"]);
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    let b = mangekyo(&["dungeon", "room", "--seed", "42"]);
+    assert_eq!(a.stdout, b.stdout);
+    let text = String::from_utf8(a.stdout).unwrap();
+    let widths: Vec<usize> = text.lines().map(str::len).collect();
+    assert!(widths.iter().all(|&w| w == widths[0]) && text.contains('.') && text.contains('#'));
+}
+
+#[test]
+fn json_has_the_documented_shape() {
+    let out = mangekyo(&[
+        "dungeon", "lake", "--kind", "lava", "--width", "40", "--height", "20", "--format", "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["features", "flags", "height", "width"]);
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(40), Some(20))
+    );
+    assert_eq!(v["features"].as_array().unwrap().len(), 800);
+    assert_eq!(v["flags"].as_array().unwrap().len(), 800);
+    assert!(
+        v["features"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f.as_str().unwrap().contains("lava"))
+    );
+}
+
+#[test]
+fn png_is_written_to_a_file() {
+    let path =
+        std::env::temp_dir().join(format!("mangekyo-dungeon-test-{}.png", std::process::id()));
+    let p = path.to_str().unwrap();
+    let out = mangekyo(&[
+        "dungeon", "level", "--width", "60", "--height", "30", "--rooms", "3", "--format", "png",
+        "--scale", "2", "-o", p,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let img = mangekyo_export::png::decode(&std::fs::read(&path).unwrap()).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(img.samples8().map(<[u8]>::len), Some(120 * 60 * 3));
+}
+
+#[test]
+fn out_of_range_values_name_the_parameter_and_range() {
+    for (args, want) in [
+        (
+            &["dungeon", "room", "--width", "300"][..],
+            "width must be in 8..=254, got 300",
+        ),
+        (
+            &["dungeon", "cavern", "--grd", "0"][..],
+            "grd must be in 1..=254, got 0",
+        ),
+        (
+            &["dungeon", "lake", "--kind", "fire-vault", "--width", "45"][..],
+            "width must be even",
+        ),
+        (
+            &["dungeon", "level", "--rooms", "99"][..],
+            "rooms must be in 1..=64, got 99",
+        ),
+        (
+            &["dungeon", "room", "--format", "png"][..],
+            "give a file with -o FILE",
+        ),
+    ] {
+        let out = mangekyo(args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
