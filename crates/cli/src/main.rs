@@ -18,6 +18,8 @@ struct Cli {
 enum Command {
     /// Writes a PNG of any noise, so you can see what a setting does.
     Noise(cmd::noise::Args),
+    /// Hengband's fractal caves: a room, a cavern, a lake or a whole level.
+    Dungeon(cmd::dungeon::Args),
     /// Islands from YAML definitions: generate, check, stats, and play.
     Island(cmd::island::Args),
 }
