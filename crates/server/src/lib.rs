@@ -1,2 +1,204 @@
-//! Mangekyo over HTTP: every generator, cached by content, and the web viewer.
+//! Mangekyo over HTTP: every generator, cached by content, and the web
+//! viewer.
+//!
+//! Generated content is a pure function of its URL, so caching is by
+//! content: responses carry a strong ETag that is a hash of the body, URLs
+//! that pin the generator version (and, for stored planets, the parameter
+//! hash) are `immutable`, `If-None-Match` gets 304, and an in-memory cache
+//! keeps recent results (generating each key once under concurrent
+//! misses). Generation runs on the blocking pool behind a bounded gate;
+//! every refusal is a JSON error naming the parameter and what was
+//! expected.
+//!
+//! - [`Server`]: binds, serves, shuts down gracefully and closes the store.
+//! - [`Config`] / [`Limits`]: address, database, limits.
+//! - [`app`]: the router over an [`AppState`], for in-process use.
+//! - [`ApiError`]: the JSON error answer.
+//!
+//! ```
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! use mangekyo_server::{Config, Server};
+//! let config = Config { addr: "127.0.0.1:0".parse().unwrap(), db: "sqlite::memory:".parse().unwrap(), ..Config::default() };
+//! let server = Server::bind(config).await.unwrap();
+//! let addr = server.local_addr();
+//! let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+//! let running = tokio::spawn(server.run(async { let _ = stopped.await; }));
+//! let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+//! # use tokio::io::{AsyncReadExt, AsyncWriteExt};
+//! stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.unwrap();
+//! let mut reply = String::new();
+//! stream.read_to_string(&mut reply).await.unwrap();
+//! assert!(reply.starts_with("HTTP/1.1 200"));
+//! stop.send(()).unwrap();
+//! running.await.unwrap().unwrap();
+//! # });
+//! ```
 #![deny(missing_docs)]
+
+mod cache;
+pub mod content;
+pub mod error;
+pub mod extract;
+pub mod generated;
+pub mod generators;
+pub mod limits;
+pub mod metrics;
+mod middleware;
+pub mod openapi;
+pub mod planets;
+pub mod routes;
+pub mod state;
+pub mod viewer;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::{Method, header};
+use mangekyo_store::{DbUrl, Store, StoreOptions};
+use tower::ServiceBuilder;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+use tower_http::cors::{Any, CorsLayer};
+use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tracing::Level;
+
+pub use error::ApiError;
+pub use limits::Limits;
+pub use state::AppState;
+pub use viewer::Viewer;
+
+/// The address served unless told otherwise.
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+
+/// How the server is set up.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// The planet store.
+    pub db: DbUrl,
+    /// How the store connects.
+    pub store: StoreOptions,
+    /// The limits.
+    pub limits: Limits,
+    /// The viewer's directory (default: found by [`Viewer::locate`]).
+    pub web: Option<PathBuf>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            addr: DEFAULT_ADDR
+                .parse()
+                .unwrap_or_else(|_| unreachable!("the default address parses")),
+            db: DbUrl::default(),
+            store: StoreOptions::default(),
+            limits: Limits::default(),
+            web: None,
+        }
+    }
+}
+
+/// A bound server, ready to run.
+#[derive(Debug)]
+pub struct Server {
+    listener: tokio::net::TcpListener,
+    router: Router,
+    state: AppState,
+}
+
+impl Server {
+    /// Opens (and migrates) the store and binds the address.
+    pub async fn bind(config: Config) -> anyhow::Result<Server> {
+        let store = Store::open_with(&config.db, &config.store)
+            .await
+            .with_context(|| format!("opening the planet store at {}", config.db.redacted()))?;
+        let listener = tokio::net::TcpListener::bind(config.addr)
+            .await
+            .with_context(|| format!("listening on {}", config.addr))?;
+        let viewer = Viewer::locate(config.web);
+        match viewer.dir() {
+            Some(dir) => tracing::info!(dir = %dir.display(), "serving the viewer"),
+            None => tracing::info!("no viewer directory found; / shows a landing page"),
+        }
+        let (router, state) = app(store, config.limits, viewer);
+        Ok(Server {
+            listener,
+            router,
+            state,
+        })
+    }
+
+    /// The address actually bound (useful with port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener
+            .local_addr()
+            .unwrap_or_else(|_| unreachable!("a bound TCP listener has an address"))
+    }
+
+    /// Serves until `shutdown` completes, lets in-flight requests finish,
+    /// then closes the store.
+    pub async fn run(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        tracing::info!(addr = %self.local_addr(), "serving");
+        let served = axum::serve(self.listener, self.router)
+            .with_graceful_shutdown(shutdown)
+            .await;
+        self.state.store.close().await;
+        served.context("serving HTTP")
+    }
+}
+
+/// The router and its state over an open store.
+pub fn app(store: Store, limits: Limits, viewer: Viewer) -> (Router, AppState) {
+    let (api, doc) = routes::api().split_for_parts();
+    let state = AppState::new(store, limits.clone(), openapi::OpenApiJson::new(&doc));
+    let cors = CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods([Method::GET, Method::HEAD, Method::POST, Method::DELETE])
+        .allow_headers([header::CONTENT_TYPE, header::IF_NONE_MATCH])
+        .expose_headers([header::ETAG, header::CACHE_CONTROL]);
+    let trace = TraceLayer::new_for_http()
+        .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+        .on_response(DefaultOnResponse::new().level(Level::INFO));
+    // Outermost first: a panic anywhere becomes a JSON 500; ETags are
+    // tagged after compression chose an encoding; timeouts and metrics
+    // wrap the handler alone.
+    let middleware = ServiceBuilder::new()
+        .layer(CatchPanicLayer::custom(|_| {
+            axum::response::IntoResponse::into_response(ApiError::internal(
+                "the handler",
+                &"panicked",
+            ))
+        }))
+        .map_response(content::tag_encoded_etag)
+        .layer(CompressionLayer::new())
+        .layer(trace)
+        .layer(cors)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            middleware::observe,
+        ))
+        .layer(axum::Extension(limits::BodyLimit(limits.body_bytes)))
+        .layer(DefaultBodyLimit::max(limits.body_bytes));
+    let router = api
+        .fallback(move |request: Request| {
+            let viewer = viewer.clone();
+            async move { viewer.serve(request).await }
+        })
+        .method_not_allowed_fallback(|request: Request| async move {
+            axum::response::IntoResponse::into_response(ApiError::method_not_allowed(
+                request.method().as_str(),
+                request.uri().path(),
+            ))
+        })
+        .layer(middleware)
+        .with_state(state.clone());
+    (router, state)
+}

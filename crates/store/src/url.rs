@@ -110,6 +110,14 @@ impl DbUrl {
     }
 }
 
+impl std::str::FromStr for DbUrl {
+    type Err = StoreError;
+
+    fn from_str(text: &str) -> Result<DbUrl, StoreError> {
+        DbUrl::parse(text)
+    }
+}
+
 impl Default for DbUrl {
     fn default() -> DbUrl {
         DbUrl::sqlite_file(DEFAULT_SQLITE_FILE)

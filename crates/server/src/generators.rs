@@ -1,0 +1,28 @@
+//! The generators this server runs, with their versions: the `v` in every
+//! generated URL.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// One generator and its version.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct Generator {
+    /// Its name, as used in URLs.
+    pub name: &'static str,
+    /// Its `GENERATOR_VERSION`: the same version and input give the same bytes.
+    pub version: u32,
+}
+
+/// Every generator compiled in.
+pub const GENERATORS: &[Generator] = &[Generator {
+    name: "dungeon",
+    version: mangekyo_dungeon::GENERATOR_VERSION,
+}];
+
+/// The version of the generator called `name`.
+pub fn version(name: &str) -> Option<u32> {
+    GENERATORS
+        .iter()
+        .find(|g| g.name == name)
+        .map(|g| g.version)
+}

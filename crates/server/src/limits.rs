@@ -1,0 +1,175 @@
+//! The server's limits, with their defaults and reasons, and the gate that
+//! runs CPU-heavy generation off the async threads, a bounded number at a
+//! time.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::extract::Request;
+use tokio::sync::Semaphore;
+
+use crate::error::ApiError;
+use crate::metrics::Metrics;
+
+/// Every limit the server enforces.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Largest request body in bytes. Default 1 MiB: a planet's parameters
+    /// are a few hundred bytes and an island definition a few tens of KiB.
+    pub body_bytes: usize,
+    /// Generation jobs running at once. Default: one per CPU core, since
+    /// generation is CPU-bound and more would only add queueing inside the
+    /// thread pool.
+    pub workers: usize,
+    /// Generation jobs allowed to wait for a worker before new ones get
+    /// 503. Default 64 per worker: a few seconds of work at chunk speeds.
+    pub queue: usize,
+    /// Wall-clock limit per request. Default 30 s.
+    pub timeout: Duration,
+    /// Bytes of generated responses kept in memory. Default 256 MiB.
+    pub cache_bytes: u64,
+    /// Most items in one batch request. Default 64.
+    pub batch_items: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        let workers = std::thread::available_parallelism().map_or(2, usize::from);
+        Limits {
+            body_bytes: 1024 * 1024,
+            workers,
+            queue: 64 * workers,
+            timeout: Duration::from_secs(30),
+            cache_bytes: 256 * 1024 * 1024,
+            batch_items: 64,
+        }
+    }
+}
+
+/// The body limit, as a request extension the JSON extractor reads to
+/// name the limit in its error.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyLimit(pub usize);
+
+/// The body limit in force for `req` (the default if none was set).
+pub fn body_limit_of(req: &Request) -> usize {
+    req.extensions()
+        .get::<BodyLimit>()
+        .map_or(Limits::default().body_bytes, |l| l.0)
+}
+
+/// Runs generation on the blocking thread pool, at most `workers` at once
+/// and at most `queue` waiting.
+#[derive(Debug)]
+pub struct ComputeGate {
+    permits: Arc<Semaphore>,
+    waiting: AtomicUsize,
+    queue: usize,
+    metrics: Arc<Metrics>,
+}
+
+impl ComputeGate {
+    /// A gate for `limits`, reporting to `metrics`.
+    pub fn new(limits: &Limits, metrics: Arc<Metrics>) -> ComputeGate {
+        ComputeGate {
+            permits: Arc::new(Semaphore::new(limits.workers.max(1))),
+            waiting: AtomicUsize::new(0),
+            queue: limits.queue,
+            metrics,
+        }
+    }
+
+    /// Runs `work` on a blocking thread once a worker is free and records
+    /// its time under `kind`. Answers 503 at once when the queue is full.
+    ///
+    /// The permit moves into the blocking task, so a request that times out
+    /// still holds its worker until the work ends: the gate bounds the CPU
+    /// in use, not just the requests waiting.
+    pub async fn run<T, F>(&self, kind: &'static str, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> Result<T, ApiError> + Send + 'static,
+    {
+        if self.waiting.fetch_add(1, Ordering::AcqRel) >= self.queue {
+            self.waiting.fetch_sub(1, Ordering::AcqRel);
+            self.metrics.rejected_busy();
+            return Err(ApiError::busy());
+        }
+        let permit = Arc::clone(&self.permits).acquire_owned().await;
+        self.waiting.fetch_sub(1, Ordering::AcqRel);
+        let permit = permit.map_err(|e| ApiError::internal("waiting for a worker", &e))?;
+        let metrics = Arc::clone(&self.metrics);
+        let task = tokio::task::spawn_blocking(move || {
+            let started = Instant::now();
+            let result = work();
+            metrics.generated(kind, started.elapsed());
+            drop(permit);
+            result
+        });
+        task.await
+            .map_err(|e| ApiError::internal("generation", &e))?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::StatusCode;
+
+    #[tokio::test]
+    async fn a_full_queue_answers_busy_and_work_still_finishes() {
+        let limits = Limits {
+            workers: 1,
+            queue: 1,
+            ..Limits::default()
+        };
+        let gate = Arc::new(ComputeGate::new(&limits, Arc::new(Metrics::new())));
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let blocker = {
+            let gate = Arc::clone(&gate);
+            tokio::spawn(async move {
+                gate.run("test", move || {
+                    rx.recv().map_err(|e| ApiError::internal("t", &e))
+                })
+                .await
+            })
+        };
+        // Let the first job take the only worker.
+        while gate.permits.available_permits() > 0 {
+            tokio::task::yield_now().await;
+        }
+        let queued = {
+            let gate = Arc::clone(&gate);
+            tokio::spawn(async move { gate.run("test", || Ok(7)).await })
+        };
+        while gate.waiting.load(Ordering::Acquire) == 0 {
+            tokio::task::yield_now().await;
+        }
+        let refused = gate.run("test", || Ok(8)).await.unwrap_err();
+        assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
+        tx.send(()).unwrap();
+        blocker.await.unwrap().unwrap();
+        assert_eq!(queued.await.unwrap().unwrap(), 7);
+        assert_eq!(
+            gate.run("test", || Ok(9)).await.unwrap(),
+            9,
+            "the gate recovers"
+        );
+    }
+
+    #[tokio::test]
+    async fn work_errors_and_panics_come_back_as_errors() {
+        let gate = ComputeGate::new(&Limits::default(), Arc::new(Metrics::new()));
+        let err = gate
+            .run::<(), _>("test", || Err(ApiError::not_found("x")))
+            .await
+            .unwrap_err();
+        assert_eq!(err.status, StatusCode::NOT_FOUND);
+        let err = gate
+            .run::<(), _>("test", || panic!("boom"))
+            .await
+            .unwrap_err();
+        assert_eq!(err.status, StatusCode::INTERNAL_SERVER_ERROR);
+    }
+}

@@ -1,0 +1,19 @@
+//! The HTTP routes, one module per area. Every route is registered through
+//! `utoipa_axum::routes!`, which adds it to the router and to the OpenAPI
+//! document in one step.
+
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::openapi::ApiDoc;
+use crate::state::AppState;
+
+pub mod dungeon;
+pub mod system;
+
+/// Every API route, with its OpenAPI entry.
+pub fn api() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(system::routes())
+        .merge(dungeon::routes())
+}

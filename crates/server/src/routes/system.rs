@@ -1,0 +1,104 @@
+//! Health, metrics, the OpenAPI document and the index of generators.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::content::{Content, Lifetime, respond};
+use crate::error::{ApiError, ErrorBody};
+use crate::generators::{GENERATORS, Generator};
+use crate::openapi::OpenApiJson;
+use crate::state::AppState;
+
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(healthz))
+        .routes(routes!(metrics))
+        .routes(routes!(openapi_json))
+        .routes(routes!(index))
+}
+
+/// The answer of `/healthz`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// `ok`.
+    pub status: &'static str,
+    /// The store's backend (`sqlite`, `mysql`, `postgres`).
+    pub store: &'static str,
+    /// The server's version.
+    pub version: &'static str,
+}
+
+/// Whether the server and its store answer.
+#[utoipa::path(get, path = "/healthz", tag = "system",
+    responses(
+        (status = 200, description = "Serving, and the store answers", body = Health),
+        (status = 503, description = "The store does not answer", body = ErrorBody),
+    ))]
+async fn healthz(State(state): State<AppState>) -> Result<Response, ApiError> {
+    state
+        .store
+        .ping()
+        .await
+        .map_err(|e| ApiError::store_unavailable(&e))?;
+    let health = Health {
+        status: "ok",
+        store: state.store.backend().name(),
+        version: env!("CARGO_PKG_VERSION"),
+    };
+    let mut response = Json(health).into_response();
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
+}
+
+/// Prometheus metrics (OpenMetrics text): requests and latencies by route,
+/// generation time by kind, cache hits and misses, refused jobs.
+#[utoipa::path(get, path = "/metrics", tag = "system",
+    responses((status = 200, description = "OpenMetrics text", body = String,
+        content_type = "application/openmetrics-text; version=1.0.0; charset=utf-8")))]
+async fn metrics(State(state): State<AppState>) -> Response {
+    let text = state.metrics.render(state.content.weight());
+    let headers = [
+        (
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(crate::metrics::CONTENT_TYPE),
+        ),
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+    ];
+    (StatusCode::OK, headers, text).into_response()
+}
+
+/// This document.
+#[utoipa::path(get, path = "/openapi.json", tag = "system",
+    responses((status = 200, description = "The OpenAPI 3.1 document", body = Object)))]
+async fn openapi_json(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let doc: &OpenApiJson = &state.openapi;
+    respond(&doc.0, Lifetime::Seconds(60), &headers)
+}
+
+/// The index: the generators compiled into this server and their versions.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Index {
+    /// Every generator and its version (the `v` of generated URLs).
+    pub generators: Vec<Generator>,
+    /// Where to read about the routes.
+    pub openapi: &'static str,
+}
+
+/// The generators and their versions.
+#[utoipa::path(get, path = "/v1", tag = "system",
+    responses((status = 200, description = "Generators and versions", body = Index)))]
+async fn index(headers: HeaderMap) -> Response {
+    let index = Index {
+        generators: GENERATORS.to_vec(),
+        openapi: "/openapi.json",
+    };
+    respond(&Content::json(&index), Lifetime::MANIFEST, &headers)
+}

@@ -1,0 +1,59 @@
+//! What every handler shares: the store, the caches, the compute gate,
+//! the metrics and the limits.
+
+use std::sync::Arc;
+
+use mangekyo_store::Store;
+
+use crate::cache::ContentCache;
+use crate::limits::{ComputeGate, Limits};
+use crate::metrics::Metrics;
+use crate::openapi::OpenApiJson;
+use crate::planets::PlanetCache;
+
+/// The shared state; cloning is cheap.
+#[derive(Debug, Clone)]
+pub struct AppState(Arc<Inner>);
+
+/// The parts of [`AppState`].
+#[derive(Debug)]
+pub struct Inner {
+    /// The planet store.
+    pub store: Store,
+    /// Planets read from the store, kept briefly.
+    pub planets: PlanetCache,
+    /// Generated responses.
+    pub content: ContentCache,
+    /// Where generation runs.
+    pub gate: ComputeGate,
+    /// The metrics registry.
+    pub metrics: Arc<Metrics>,
+    /// The limits in force.
+    pub limits: Limits,
+    /// The OpenAPI document, serialised once.
+    pub openapi: OpenApiJson,
+}
+
+impl AppState {
+    /// State over an open store, serving `openapi` as its document.
+    pub fn new(store: Store, limits: Limits, openapi: OpenApiJson) -> AppState {
+        let metrics = Arc::new(Metrics::new());
+        AppState(Arc::new(Inner {
+            store,
+            planets: PlanetCache::new(),
+            content: ContentCache::new(limits.cache_bytes, Arc::clone(&metrics)),
+            gate: ComputeGate::new(&limits, Arc::clone(&metrics)),
+            metrics,
+            limits,
+            openapi,
+        }))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Inner;
+
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
