@@ -84,14 +84,23 @@ fn to_u32(v: u64) -> u32 {
     u32::try_from(v).unwrap_or(u32::MAX)
 }
 
-/// serde-saphyr renders `error: line L column C: message`; keep the message.
+/// serde-saphyr renders `error: line L column C: message at line L, column
+/// C`, sometimes with advice about its own options; keep the message.
 fn bare_message(rendered: &str) -> String {
     let first = rendered.lines().next().unwrap_or(rendered);
-    let rest = first.strip_prefix("error: ").unwrap_or(first);
-    match rest.find(": ") {
-        Some(i) if rest[..i].starts_with("line ") => rest[i + 2..].to_string(),
-        _ => rest.to_string(),
+    let mut rest = first.strip_prefix("error: ").unwrap_or(first);
+    if let Some(i) = rest.find(": ")
+        && rest[..i].starts_with("line ")
+    {
+        rest = &rest[i + 2..];
     }
+    if let Some(i) = rest.find(", set DuplicateKeyPolicy") {
+        rest = &rest[..i];
+    }
+    if let Some(i) = rest.rfind(" at line ") {
+        rest = &rest[..i];
+    }
+    rest.to_string()
 }
 
 impl<'de> Deserialize<'de> for Node {

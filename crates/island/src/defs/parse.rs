@@ -139,10 +139,10 @@ impl<'d, 's> FileParser<'d, 's> {
         };
         for (key, _, value) in section_entries(&mut f) {
             match key.as_str() {
-                "object_defs" => self.each(value, "object_defs", "object def", Self::object_def),
-                "axes" => self.each(value, "axes", "axis", Self::axis),
-                "location_types" => self.each(value, "location_types", "location type", Self::location_type),
-                "generation_scopes" => self.each(value, "generation_scopes", "generation scope", Self::scope),
+                "object_defs" => self.each(value, "object_defs", ("object def", "object defs"), Self::object_def),
+                "axes" => self.each(value, "axes", ("axis", "axes"), Self::axis),
+                "location_types" => self.each(value, "location_types", ("location type", "location types"), Self::location_type),
+                "generation_scopes" => self.each(value, "generation_scopes", ("generation scope", "generation scopes"), Self::scope),
                 "localization" => self.localization(value),
                 _ => {}
             }
@@ -155,13 +155,13 @@ impl<'d, 's> FileParser<'d, 's> {
         &mut self,
         node: &Node,
         section: &str,
-        what: &str,
+        (what, plural): (&str, &str),
         mut parse: impl FnMut(&mut Self, &str, &Node, &Node, &str) -> Option<()>,
     ) {
         if node.value == Value::Null {
             return;
         }
-        let Some(mut f) = self.r.map(node, section, &format!("a mapping from names to {what}s")) else {
+        let Some(mut f) = self.r.map(node, section, &format!("a mapping from names to {plural}")) else {
             return;
         };
         for (name, key, value) in f.all() {

@@ -201,7 +201,10 @@ impl FileParser<'_, '_> {
             None => Some(0.0),
         };
         let max_per_type = match f.opt("max_sites_per_type") {
-            Some(n) => self.r.integer(n, &join(path, "max_sites_per_type"), 1, i64::from(MAX_SITE_COUNT)).map(|v| Some(v as u32)),
+            Some(n) => {
+                self.spot(n, &join(path, "max_sites_per_type"));
+                self.r.integer(n, &join(path, "max_sites_per_type"), 1, i64::from(MAX_SITE_COUNT)).map(|v| Some(v as u32))
+            }
             None => Some(None),
         };
         let coast = match f.opt("coast") {
@@ -250,6 +253,7 @@ impl FileParser<'_, '_> {
     }
 
     fn site_count(&mut self, node: &Node, path: &str) -> Option<(u32, u32)> {
+        self.spot(node, path);
         let mut f = self.r.map(node, path, "{ min, max }")?;
         let (lo, hi) = (i64::from(MIN_SITE_COUNT), i64::from(MAX_SITE_COUNT));
         let min = f.req(&mut self.r, path, "min", "a whole number").and_then(|n| self.r.integer(n, &join(path, "min"), lo, hi));
@@ -326,6 +330,7 @@ impl FileParser<'_, '_> {
     }
 
     fn name_list(&mut self, node: &Node, path: &str) -> Option<Vec<String>> {
+        self.spot(node, path);
         let items = self.r.seq(node, path, "a list of names")?;
         if items.is_empty() {
             self.r.error(node, path, "the list must not be empty");

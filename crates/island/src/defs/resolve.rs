@@ -41,12 +41,19 @@ struct Checker<'d> {
 }
 
 impl<'d> Checker<'d> {
+    /// Reports at the spot of `path`, or of its nearest recorded parent.
     fn at(&mut self, path: &str, message: String) {
-        let d = match self.draft.spots.get(path) {
-            Some(spot) => spot.diagnostic(path, message),
-            None => Spot { file: String::new(), line: 0, column: 0, source_line: None }.diagnostic(path, message),
+        let mut key = path;
+        let spot = loop {
+            if let Some(spot) = self.draft.spots.get(key) {
+                break spot.clone();
+            }
+            match key.rfind(['.', '[']) {
+                Some(i) => key = &key[..i],
+                None => break Spot { file: String::new(), line: 0, column: 0, source_line: None },
+            }
         };
-        self.diags.push(d);
+        self.diags.push(spot.diagnostic(path, message));
     }
 
     /// Whether `section.name` exists; reports it at `path` if it does not

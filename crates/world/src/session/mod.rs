@@ -161,13 +161,18 @@ impl Session {
             Err(other) => other.to_string(),
             Ok(done) => {
                 let mut lines = vec![fill(w.explore, &[("place", &self.name(here)), ("minutes", &done.minutes.to_string()), ("pct", &self.pct(here))])];
+                let known = self.game.discovered_paths(here);
                 for path in &done.revealed {
-                    if let Some(p) = self.game.discovered_paths(here).into_iter().find(|p| p.path == *path) {
-                        lines.push(fill(w.found, &[("place", &self.name(p.destination)), ("minutes", &p.minutes.to_string())]));
+                    if let Some((i, p)) = known.iter().enumerate().find(|(_, p)| p.path == *path) {
+                        let n = (i + 1).to_string();
+                        lines.push(fill(w.found, &[("n", &n), ("place", &self.name(p.destination)), ("minutes", &p.minutes.to_string())]));
                     }
                 }
                 if done.revealed.is_empty() {
                     lines.push(w.flavours[done.flavour as usize].to_string());
+                    if self.game.hidden_path_count(here) == 0 {
+                        lines.push(w.all_known.to_string());
+                    }
                 }
                 if done.progress.1 >= done.max {
                     lines.push(fill(w.fully, &[("place", &self.name(here))]));

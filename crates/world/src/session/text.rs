@@ -29,7 +29,7 @@ pub struct Words {
     pub time: &'static str,
     /// An explore: `{place}`, `{minutes}`, `{pct}`.
     pub explore: &'static str,
-    /// A path found: `{place}`, `{minutes}`.
+    /// A path found: `{n}` (its number in `paths`), `{place}`, `{minutes}`.
     pub found: &'static str,
     /// Nothing found, by flavour index.
     pub flavours: [&'static str; crate::play::FLAVOURS as usize],
@@ -79,7 +79,7 @@ pub const EN: Words = Words {
     clock: "{time}",
     time: "Day {day}, {hh}:{mm}",
     explore: "You explore {place} for {minutes} min (explored {pct}%).",
-    found: "You find a path to {place} ({minutes} min).",
+    found: "You find path {n}: to {place} ({minutes} min).",
     flavours: [
         "You find old footprints, but they lead nowhere.",
         "Gulls circle overhead. Nothing new.",
@@ -119,7 +119,7 @@ pub const JA: Words = Words {
     clock: "{time}",
     time: "{day}日目 {hh}:{mm}",
     explore: "{place}を{minutes}分探索した（探索 {pct}%）。",
-    found: "{place}へ続く道を見つけた（{minutes}分）。",
+    found: "道 {n} を見つけた：{place}へ（{minutes}分）。",
     flavours: [
         "古い足跡を見つけたが、どこにも続いていない。",
         "カモメが頭上を回っている。新しい発見はない。",
