@@ -1,0 +1,311 @@
+//! The density field: one formula, evaluated per voxel.
+//!
+//! With `h` the surface height and `b` the ceiling buffer of the voxel's
+//! column, and `m` the worm value (`|n₁|` for sheets, `max(|n₁|, |n₂|)` for
+//! tubes), the density of voxel `(x, y, z)` is
+//!
+//! ```text
+//! S = h − y                      positive below the surface
+//! A = y − (h − b)                positive inside the ceiling buffer
+//! F = floor_level + ½ − y        positive in the solid floor
+//! c = K · (m − w)                positive where the worms leave rock, w = 1 − threshold
+//! d = clamp(max(F, min(S, max(c, A))), −D, D)
+//! ```
+//!
+//! so `d > 0` is rock and `d ≤ 0` is air, exactly the seed's rule: rock
+//! below the surface, carved where `1 − |fbm| > threshold` and
+//! `floor < y < h − buffer`. Every term is (close to) a distance in voxels
+//! (`K` turns noise units into voxels), which gives surface nets smooth,
+//! evenly placed vertices and makes `d` usable as a rough signed distance.
+//! The clamp to ±[`DENSITY_CLAMP`] lets the chunk sampler skip the 3D noise
+//! wherever it cannot change the result (see `chunk`), without changing a
+//! single bit.
+
+use mangekyo_core::noise::{Fractal, Kernel, Noise, NoiseParams};
+use mangekyo_core::{Pcg32, Seed, seed::purpose};
+
+use crate::bound;
+use crate::error::CaveError;
+use crate::params::{CaveMode, CaveParams};
+
+/// Densities are clamped to ±4 voxels: surface nets and normals only look
+/// at the sign and at values next to the surface, and a clamp lets whole
+/// regions far from any surface be decided without 3D noise.
+pub const DENSITY_CLAMP: f32 = 4.0;
+
+/// Width, in entrance-noise units above the threshold, over which the
+/// ceiling buffer fades from its full value to 0. The seed switches it off
+/// at once (a discontinuous density); a short fade keeps the density
+/// continuous, and lies entirely on the open side of the threshold, so the
+/// buffer is full wherever the seed keeps it.
+pub const ENTRANCE_RAMP: f32 = 0.05;
+
+/// Mean gradient magnitude of the normalised worm fBm, in noise units per
+/// lattice cell (measured: ≈1.5 for 2 octaves of our Perlin). `K` in the
+/// formula is `1 / (worm_frequency · CARVE_SLOPE)`, turning `m − w` into
+/// an approximate distance in voxels.
+pub const CARVE_SLOPE: f64 = 1.5;
+
+/// A validated, ready-to-sample cave world: parameters, seed and the four
+/// noises built from them. `Clone + Send + Sync`; build it once.
+#[derive(Clone, Debug)]
+pub struct CaveField {
+    pub(crate) params: CaveParams,
+    pub(crate) seed: Seed,
+    pub(crate) surface: Noise,
+    pub(crate) entrance: Noise,
+    pub(crate) worms: [Noise; 2],
+    /// `K`: voxels per unit of worm value.
+    pub(crate) carve_scale: f32,
+    /// `w = 1 − threshold`: the worm value below which rock is carved.
+    pub(crate) width: f32,
+    /// Lipschitz constant of the worm fBm, noise units per voxel.
+    pub(crate) worm_lipschitz: f64,
+}
+
+/// The per-column quantities: surface height and ceiling buffer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Column {
+    pub(crate) h: f32,
+    pub(crate) b: f32,
+}
+
+/// The three terms of a voxel that do not need 3D noise.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Terms {
+    pub(crate) s: f32,
+    pub(crate) a: f32,
+    pub(crate) f: f32,
+}
+
+impl Terms {
+    /// The terms of height `y` in `col`, computed in f64 so they are exact
+    /// for any i64 height before the single rounding to f32.
+    #[inline]
+    pub(crate) fn new(col: Column, floor: f64, y: i64) -> Terms {
+        let (h, y) = (col.h as f64, y as f64);
+        Terms {
+            s: (h - y) as f32,
+            a: (y - (h - col.b as f64)) as f32,
+            f: (floor - y) as f32,
+        }
+    }
+
+    /// The density for a carve term `c`.
+    #[inline]
+    pub(crate) fn density(self, c: f32) -> f32 {
+        let d = self.f.max(self.s.min(c.max(self.a)));
+        d.clamp(-DENSITY_CLAMP, DENSITY_CLAMP)
+    }
+
+    /// The density if the worms carve nothing (`c = +∞`).
+    #[inline]
+    pub(crate) fn uncarved(self) -> f32 {
+        self.f.max(self.s).clamp(-DENSITY_CLAMP, DENSITY_CLAMP)
+    }
+
+    /// The density if the worms carve everything (`c = −∞`).
+    #[inline]
+    pub(crate) fn carved(self) -> f32 {
+        self.f.max(self.s.min(self.a)).clamp(-DENSITY_CLAMP, DENSITY_CLAMP)
+    }
+
+    /// The window `(lo, hi)` of carve values that change the density: for
+    /// `c ≤ lo` the density is [`Terms::carved`], for `c ≥ hi`
+    /// [`Terms::uncarved`]. Empty (`lo ≥ hi`) where the worms don't matter.
+    #[inline]
+    pub(crate) fn window(self) -> (f32, f32) {
+        (self.a.max(self.f).max(-DENSITY_CLAMP), self.s.min(DENSITY_CLAMP))
+    }
+}
+
+/// Salts of the four noise seeds, drawn in this order from the seed's
+/// `caves` stream.
+const LAYERS: usize = 4;
+
+impl CaveField {
+    /// Validates `params` and builds the noises for `seed`.
+    pub fn new(params: &CaveParams, seed: Seed) -> Result<CaveField, CaveError> {
+        params.validate()?;
+        let mut rng = Pcg32::for_purpose(seed, purpose::CAVES);
+        let seeds: [u64; LAYERS] = std::array::from_fn(|_| rng.next_u64());
+        let fbm = |frequency, octaves, gain, lacunarity, seed| {
+            Noise::new(NoiseParams {
+                kernel: Kernel::Perlin,
+                fractal: Fractal::Fbm,
+                octaves,
+                frequency,
+                lacunarity,
+                gain,
+                seed,
+                warp: None,
+            })
+            .map_err(|e| CaveError::Noise(e.to_string()))
+        };
+        let p = params;
+        let worm = |s| fbm(p.worm_frequency, p.worm_octaves, 0.5, 2.0, s);
+        let worms = [worm(seeds[2])?, worm(seeds[3])?];
+        Ok(CaveField {
+            params: *p,
+            seed,
+            surface: fbm(p.scale, p.octaves, p.persistence, p.lacunarity, seeds[0])?,
+            entrance: fbm(p.entrance_frequency, 2, 0.5, 2.0, seeds[1])?,
+            worm_lipschitz: bound::fbm3_lipschitz(&worms[0], 0.5),
+            worms,
+            carve_scale: (1.0 / (p.worm_frequency * CARVE_SLOPE)) as f32,
+            width: 1.0 - p.tunnel_threshold,
+        })
+    }
+
+    /// The parameters this field was built from.
+    pub fn params(&self) -> &CaveParams {
+        &self.params
+    }
+
+    /// The seed this field was built from.
+    pub fn seed(&self) -> Seed {
+        self.seed
+    }
+
+    /// `floor_level + ½`: the floor term's zero.
+    pub(crate) fn floor(&self) -> f64 {
+        self.params.floor_level as f64 + 0.5
+    }
+
+    /// The surface height for a surface-noise value.
+    #[inline]
+    pub(crate) fn height_of(&self, n: f32) -> f32 {
+        self.params.base_height + n * self.params.amplitude
+    }
+
+    /// The ceiling buffer for an entrance-noise value: full up to the
+    /// threshold, fading to 0 over [`ENTRANCE_RAMP`] above it.
+    #[inline]
+    pub(crate) fn buffer_of(&self, e: f32) -> f32 {
+        let over = e - self.params.entrance_threshold;
+        if over <= 0.0 {
+            return self.params.ceiling_buffer;
+        }
+        let t = (over / ENTRANCE_RAMP).min(1.0);
+        self.params.ceiling_buffer * (1.0 - t * t * (3.0 - 2.0 * t))
+    }
+
+    /// The column at integer (or any) horizontal position.
+    pub(crate) fn column(&self, x: f64, z: f64) -> Column {
+        Column {
+            h: self.height_of(self.surface.sample2(x, z)),
+            b: self.buffer_of(self.entrance.sample2(x, z)),
+        }
+    }
+
+    /// The carve term for worm values `n1` and (tubes) `n2`.
+    #[inline]
+    pub(crate) fn carve(&self, n1: f32, n2: f32) -> f32 {
+        let m = match self.params.mode {
+            CaveMode::Sheets => n1.abs(),
+            CaveMode::Tubes => n1.abs().max(n2.abs()),
+        };
+        self.carve_scale * (m - self.width)
+    }
+
+    /// The carve term from the first field alone: a lower bound of the
+    /// full one (the max can only raise it), exact in sheet mode.
+    #[inline]
+    pub(crate) fn carve_first(&self, n1: f32) -> f32 {
+        self.carve_scale * (n1.abs() - self.width)
+    }
+
+    /// Whether the second worm field is used at all.
+    pub(crate) fn tubes(&self) -> bool {
+        self.params.mode == CaveMode::Tubes
+    }
+
+    /// The density of one voxel, by the formula, point by point. This is
+    /// the reference every chunk sample equals bit for bit.
+    pub fn density(&self, x: i64, y: i64, z: i64) -> f32 {
+        let (fx, fy, fz) = (x as f64, y as f64, z as f64);
+        let t = Terms::new(self.column(fx, fz), self.floor(), y);
+        let (lo, hi) = t.window();
+        if lo >= hi {
+            return t.uncarved();
+        }
+        let n1 = self.worms[0].sample3(fx, fy, fz);
+        let n2 = if self.tubes() { self.worms[1].sample3(fx, fy, fz) } else { 0.0 };
+        t.density(self.carve(n1, n2))
+    }
+
+    /// The terrain surface height at a horizontal position (continuous in
+    /// x and z): rock below it, air above it, except where caves are
+    /// carved or open through it. This is the seed's `getSurfaceHeightAt`.
+    pub fn surface_height(&self, x: f64, z: f64) -> f32 {
+        self.height_of(self.surface.sample2(x, z))
+    }
+
+    /// Whether the entrance mask lets caves reach the sky at this column
+    /// (the entrance noise is above its threshold, so the ceiling buffer is
+    /// thinned or gone).
+    pub fn entrance_open(&self, x: f64, z: f64) -> bool {
+        self.entrance.sample2(x, z) > self.params.entrance_threshold
+    }
+
+    /// The highest and lowest surface height anywhere: the fBm is
+    /// normalised by its amplitude sum and each octave lies in [-1, 1]
+    /// (see `bound`), so the surface lies in `base ± amplitude`.
+    pub(crate) fn surface_range(&self) -> (f64, f64) {
+        let p = &self.params;
+        let slack = bound::VALUE_SLACK as f64 * p.amplitude as f64;
+        let amp = p.amplitude as f64 + slack;
+        (p.base_height as f64 - amp, p.base_height as f64 + amp)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(mode: CaveMode) -> CaveField {
+        CaveField::new(&CaveParams { mode, ..CaveParams::default() }, Seed::new(7)).unwrap()
+    }
+
+    #[test]
+    fn window_decides_exactly_when_the_carve_term_is_irrelevant() {
+        let f = field(CaveMode::Tubes);
+        let col = Column { h: 30.3, b: 3.0 };
+        for y in -10..45 {
+            let t = Terms::new(col, f.floor(), y);
+            let (lo, hi) = t.window();
+            for c in [-50.0f32, -4.0, -1.0, -0.1, 0.0, 0.1, 1.0, 4.0, 50.0] {
+                if c <= lo {
+                    assert_eq!(t.density(c).to_bits(), t.carved().to_bits(), "y {y} c {c}");
+                }
+                if c >= hi {
+                    assert_eq!(t.density(c).to_bits(), t.uncarved().to_bits(), "y {y} c {c}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn above_the_surface_is_air_and_the_floor_is_rock() {
+        let f = field(CaveMode::Tubes);
+        for x in (-200..200).step_by(37) {
+            for z in (-200..200).step_by(41) {
+                let h = f.surface_height(x as f64, z as f64);
+                let top = h.ceil() as i64;
+                assert!(f.density(x, top, z) <= 0.0);
+                assert!(f.density(x, top + 10, z) <= 0.0);
+                assert!(f.density(x, 2, z) > 0.0);
+                assert!(f.density(x, -5, z) > 0.0);
+            }
+        }
+    }
+
+    #[test]
+    fn the_buffer_is_full_up_to_the_threshold_and_fades_after() {
+        let f = field(CaveMode::Sheets);
+        assert_eq!(f.buffer_of(0.5), 3.0);
+        assert_eq!(f.buffer_of(-1.0), 3.0);
+        assert!(f.buffer_of(0.52) < 3.0 && f.buffer_of(0.52) > 0.0);
+        assert_eq!(f.buffer_of(0.56), 0.0);
+    }
+}
