@@ -22,6 +22,8 @@ enum Command {
     Dungeon(cmd::dungeon::Args),
     /// Islands from YAML definitions: generate, check, stats, and play.
     Island(cmd::island::Args),
+    /// Serves every generator over HTTP, and the web viewer, over a planet store.
+    Serve(cmd::serve::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -30,5 +32,6 @@ fn main() -> anyhow::Result<()> {
         Command::Noise(args) => cmd::noise::run(args),
         Command::Dungeon(args) => cmd::dungeon::run(args),
         Command::Island(args) => cmd::island::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
     }
 }

@@ -4,3 +4,4 @@ pub mod island;
 mod island_play;
 pub mod dungeon;
 pub mod noise;
+pub mod serve;

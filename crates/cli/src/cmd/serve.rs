@@ -1,0 +1,105 @@
+//! `mangekyo serve`: the HTTP service (planets, chunks, tiles, caves,
+//! dungeons, islands) and the web viewer, over a planet store.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context;
+use mangekyo_server::{Config, Limits, Server};
+use mangekyo_store::DbUrl;
+
+/// Flags of `mangekyo serve`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The planet store: a SQLite file path (created if missing), or a
+    /// sqlite:, mysql://, mariadb:// or postgres:// URL.
+    #[arg(long, default_value = mangekyo_store::DEFAULT_SQLITE_FILE)]
+    db: String,
+    /// Where to listen.
+    #[arg(long, default_value = mangekyo_server::DEFAULT_ADDR)]
+    addr: SocketAddr,
+    /// The web viewer's directory (default: web/dist or web/ if present).
+    #[arg(long)]
+    web: Option<PathBuf>,
+    /// Generation jobs at once (default: one per CPU core).
+    #[arg(long)]
+    workers: Option<usize>,
+    /// Memory for generated responses, in MiB.
+    #[arg(long, default_value_t = 256)]
+    cache_mib: u64,
+    /// Seconds a request may take before it is answered 503.
+    #[arg(long, default_value_t = 30)]
+    timeout: u64,
+}
+
+/// Runs the subcommand until Ctrl-C or SIGTERM.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    init_logging();
+    let db = DbUrl::parse(&args.db)?;
+    let defaults = Limits::default();
+    let workers = args.workers.unwrap_or(defaults.workers).max(1);
+    anyhow::ensure!(
+        (1..=3600).contains(&args.timeout),
+        "--timeout must be in 1..=3600 seconds, got {}",
+        args.timeout
+    );
+    let limits = Limits {
+        workers,
+        queue: 64 * workers,
+        cache_bytes: args.cache_mib * 1024 * 1024,
+        timeout: Duration::from_secs(args.timeout),
+        ..defaults
+    };
+    let config = Config {
+        addr: args.addr,
+        db,
+        limits,
+        web: args.web,
+        ..Config::default()
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the runtime")?;
+    runtime.block_on(async {
+        let server = Server::bind(config).await?;
+        eprintln!("mangekyo serving on http://{}", server.local_addr());
+        server.run(shutdown_signal()).await
+    })
+}
+
+/// Logs to stderr; `RUST_LOG` overrides the default (`info`).
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
+}
+
+/// Completes on Ctrl-C or (on Unix) SIGTERM, as sent by `kill`, systemd
+/// and Kubernetes.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+    tracing::info!("shutting down: finishing in-flight requests");
+}
