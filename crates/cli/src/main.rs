@@ -22,16 +22,30 @@ enum Command {
     Dungeon(cmd::dungeon::Args),
     /// Islands from YAML definitions: generate, check, stats, and play.
     Island(cmd::island::Args),
+    /// A seeded planet: whole-planet previews, seamless chunks, projection distortion.
+    Planet(cmd::planet::Args),
     /// Serves every generator over HTTP, and the web viewer, over a planet store.
     Serve(cmd::serve::Args),
 }
 
-fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
+/// Errors go to stderr as one readable chain ("error: …: cause"), exit code 1;
+/// no backtraces for a user's mistake.
+fn main() -> std::process::ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Noise(args) => cmd::noise::run(args),
         Command::Dungeon(args) => cmd::dungeon::run(args),
         Command::Island(args) => cmd::island::run(args),
+        Command::Planet(args) => cmd::planet::run(args),
         Command::Serve(args) => cmd::serve::run(args),
     }
 }
