@@ -15,6 +15,8 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod gltf;
+pub mod obj;
 pub mod png;
 
 /// What went wrong while encoding.
