@@ -36,7 +36,11 @@ pub fn check(defs: &Definitions) -> Vec<Finding> {
 }
 
 fn unused_object_defs(defs: &Definitions, out: &mut Vec<Finding>) {
-    let mut used: BTreeSet<&str> = defs.location_types().values().map(|t| t.object_def.as_str()).collect();
+    let mut used: BTreeSet<&str> = defs
+        .location_types()
+        .values()
+        .map(|t| t.object_def.as_str())
+        .collect();
     for s in defs.scopes().values() {
         used.insert(&s.player);
         used.insert(&s.path);
@@ -60,7 +64,12 @@ fn unused_axes(defs: &Definitions, out: &mut Vec<Finding>) {
     }
     for s in defs.scopes().values() {
         used.insert(&s.elevation.axis);
-        used.extend(s.guarantees.iter().filter_map(|g| g.order_by.as_ref()).map(|o| o.axis.as_str()));
+        used.extend(
+            s.guarantees
+                .iter()
+                .filter_map(|g| g.order_by.as_ref())
+                .map(|o| o.axis.as_str()),
+        );
         if s.coast.is_some_and(|c| c.clamp_ring_sites) {
             used.insert(COASTAL_DISTANCE_AXIS);
         }
@@ -86,7 +95,9 @@ fn impossible_types(defs: &Definitions, out: &mut Vec<Finding>) {
                 out.push(Finding {
                     path: format!("location_types.{}.hard_limits.{axis}", t.name),
                     origin: Some(t.origin.clone()),
-                    message: format!("admits no value of axis '{axis}', so the type is only ever a fallback"),
+                    message: format!(
+                        "admits no value of axis '{axis}', so the type is only ever a fallback"
+                    ),
                 });
             }
         }
@@ -96,7 +107,11 @@ fn impossible_types(defs: &Definitions, out: &mut Vec<Finding>) {
 fn translations(defs: &Definitions, out: &mut Vec<Finding>) {
     let loc = defs.localization();
     if loc.languages().is_empty() {
-        out.push(Finding { path: "localization".into(), origin: None, message: "no language defined; names show as identifiers".into() });
+        out.push(Finding {
+            path: "localization".into(),
+            origin: None,
+            message: "no language defined; names show as identifiers".into(),
+        });
     }
     for lang in loc.languages().keys() {
         for missing in loc.missing(lang, defs) {
@@ -115,9 +130,20 @@ fn translations(defs: &Definitions, out: &mut Vec<Finding>) {
 fn clashing_labels(defs: &Definitions, lang: &str, out: &mut Vec<Finding>) {
     let mut seen: BTreeMap<String, String> = BTreeMap::new();
     for (ty, def) in defs.location_types() {
-        let mut names = vec![(ty.clone(), crate::LocationName { location_type: ty.clone(), variant: None, ordinal: None })];
+        let mut names = vec![(
+            ty.clone(),
+            crate::LocationName {
+                location_type: ty.clone(),
+                variant: None,
+                ordinal: None,
+            },
+        )];
         for v in &def.variants {
-            let name = crate::LocationName { location_type: ty.clone(), variant: Some(v.id.clone()), ordinal: None };
+            let name = crate::LocationName {
+                location_type: ty.clone(),
+                variant: Some(v.id.clone()),
+                ordinal: None,
+            };
             names.push((format!("{ty}/{}", v.id), name));
         }
         for (id, name) in names {

@@ -36,8 +36,19 @@ impl fmt::Display for Diagnostic {
         }
         if let Some(src) = &self.source_line {
             let gutter = self.line.to_string().len();
-            let caret_at = src.chars().take(self.column.saturating_sub(1) as usize).count();
-            write!(f, "\n{:gutter$} |\n{} | {}\n{:gutter$} | {}^", "", self.line, src, "", " ".repeat(caret_at))?;
+            let caret_at = src
+                .chars()
+                .take(self.column.saturating_sub(1) as usize)
+                .count();
+            write!(
+                f,
+                "\n{:gutter$} |\n{} | {}\n{:gutter$} | {}^",
+                "",
+                self.line,
+                src,
+                "",
+                " ".repeat(caret_at)
+            )?;
         }
         Ok(())
     }
@@ -53,7 +64,11 @@ pub struct LoadError {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.diagnostics.len();
-        writeln!(f, "{n} error{} in the island definitions:", if n == 1 { "" } else { "s" })?;
+        writeln!(
+            f,
+            "{n} error{} in the island definitions:",
+            if n == 1 { "" } else { "s" }
+        )?;
         for d in &self.diagnostics {
             writeln!(f, "error: {d}")?;
         }

@@ -5,12 +5,30 @@
 /// The example world's files as `(name, text)` pairs, in a fixed order.
 pub fn sources() -> [(&'static str, &'static str); 6] {
     [
-        ("examples/island/objects.yaml", include_str!("../../../examples/island/objects.yaml")),
-        ("examples/island/axes.yaml", include_str!("../../../examples/island/axes.yaml")),
-        ("examples/island/types.yaml", include_str!("../../../examples/island/types.yaml")),
-        ("examples/island/scopes.yaml", include_str!("../../../examples/island/scopes.yaml")),
-        ("examples/island/en.yaml", include_str!("../../../examples/island/en.yaml")),
-        ("examples/island/ja.yaml", include_str!("../../../examples/island/ja.yaml")),
+        (
+            "examples/island/objects.yaml",
+            include_str!("../../../examples/island/objects.yaml"),
+        ),
+        (
+            "examples/island/axes.yaml",
+            include_str!("../../../examples/island/axes.yaml"),
+        ),
+        (
+            "examples/island/types.yaml",
+            include_str!("../../../examples/island/types.yaml"),
+        ),
+        (
+            "examples/island/scopes.yaml",
+            include_str!("../../../examples/island/scopes.yaml"),
+        ),
+        (
+            "examples/island/en.yaml",
+            include_str!("../../../examples/island/en.yaml"),
+        ),
+        (
+            "examples/island/ja.yaml",
+            include_str!("../../../examples/island/ja.yaml"),
+        ),
     ]
 }
 

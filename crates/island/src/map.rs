@@ -93,7 +93,9 @@ pub struct IslandMap {
 impl IslandMap {
     /// The edges touching `site`, in `(a, b)` order.
     pub fn edges_of(&self, site: u32) -> impl Iterator<Item = &IslandEdge> {
-        self.edges.iter().filter(move |e| e.a == site || e.b == site)
+        self.edges
+            .iter()
+            .filter(move |e| e.a == site || e.b == site)
     }
 
     /// Number of edges per site.

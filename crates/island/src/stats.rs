@@ -47,8 +47,23 @@ pub struct IslandStats {
 impl IslandStats {
     /// Empty statistics knowing every type name (so unseen types show).
     pub fn new(defs: &crate::Definitions) -> Self {
-        let types = defs.location_types().keys().map(|k| (k.clone(), TypeTally { min_per_island: u32::MAX, ..TypeTally::default() })).collect();
-        IslandStats { types, ..IslandStats::default() }
+        let types = defs
+            .location_types()
+            .keys()
+            .map(|k| {
+                (
+                    k.clone(),
+                    TypeTally {
+                        min_per_island: u32::MAX,
+                        ..TypeTally::default()
+                    },
+                )
+            })
+            .collect();
+        IslandStats {
+            types,
+            ..IslandStats::default()
+        }
     }
 
     /// Adds one island.
@@ -75,7 +90,11 @@ impl IslandStats {
         for e in &map.edges {
             self.meters.push(e.meters);
             *self.minutes.entry(e.travel_minutes).or_default() += 1;
-            if e.mst { self.mst_edges += 1 } else { self.extra_edges += 1 }
+            if e.mst {
+                self.mst_edges += 1
+            } else {
+                self.extra_edges += 1
+            }
         }
     }
 
@@ -88,9 +107,16 @@ impl IslandStats {
         for (count, k) in &self.site_counts {
             let _ = writeln!(out, "  {count:>6}  {k:>10}  {}", bar(*k as f64 / n));
         }
-        let _ = writeln!(out, "\ntype           mean/island  min  max  on % of islands  fallback  forced");
+        let _ = writeln!(
+            out,
+            "\ntype           mean/island  min  max  on % of islands  fallback  forced"
+        );
         for (name, t) in &self.types {
-            let min = if t.min_per_island == u32::MAX { 0 } else { t.min_per_island };
+            let min = if t.min_per_island == u32::MAX {
+                0
+            } else {
+                t.min_per_island
+            };
             let _ = writeln!(
                 out,
                 "  {name:<12} {:>11.2} {min:>4} {:>4} {:>16.1} {:>9} {:>7}",
@@ -107,9 +133,19 @@ impl IslandStats {
             let share = *k as f64 / sites.max(1) as f64;
             let _ = writeln!(out, "  {d:>6}  {:>10.1}%  {}", 100.0 * share, bar(share));
         }
-        let _ = writeln!(out, "\nedges: {:.2} per island ({:.2} spanning tree, {:.2} detour savers)", (self.mst_edges + self.extra_edges) as f64 / n, self.mst_edges as f64 / n, self.extra_edges as f64 / n);
+        let _ = writeln!(
+            out,
+            "\nedges: {:.2} per island ({:.2} spanning tree, {:.2} detour savers)",
+            (self.mst_edges + self.extra_edges) as f64 / n,
+            self.mst_edges as f64 / n,
+            self.extra_edges as f64 / n
+        );
         if let Some(s) = Summary::of(&self.meters) {
-            let _ = writeln!(out, "edge length m: min {:.0}  p10 {:.0}  median {:.0}  p90 {:.0}  max {:.0}  mean {:.0}", s.min, s.p10, s.median, s.p90, s.max, s.mean);
+            let _ = writeln!(
+                out,
+                "edge length m: min {:.0}  p10 {:.0}  median {:.0}  p90 {:.0}  max {:.0}  mean {:.0}",
+                s.min, s.p10, s.median, s.p90, s.max, s.mean
+            );
         }
         let total: u64 = self.minutes.values().sum();
         let _ = writeln!(out, "\ntravel minutes  share of edges");
@@ -147,7 +183,14 @@ impl Summary {
         let mut v = values.to_vec();
         v.sort_by(f64::total_cmp);
         let rank = |q: f64| v[((q * (v.len() - 1) as f64).round() as usize).min(v.len() - 1)];
-        Some(Summary { min: v[0], p10: rank(0.1), median: rank(0.5), p90: rank(0.9), max: v[v.len() - 1], mean: v.iter().sum::<f64>() / v.len() as f64 })
+        Some(Summary {
+            min: v[0],
+            p10: rank(0.1),
+            median: rank(0.5),
+            p90: rank(0.9),
+            max: v[v.len() - 1],
+            mean: v.iter().sum::<f64>() / v.len() as f64,
+        })
     }
 }
 

@@ -76,7 +76,11 @@ pub fn parse(text: &str) -> Result<Node, SyntaxError> {
             .location()
             .map(|l| (to_u32(l.line()), to_u32(l.column())))
             .unwrap_or((0, 0));
-        SyntaxError { line, column, message: bare_message(&err.without_snippet().to_string()) }
+        SyntaxError {
+            line,
+            column,
+            message: bare_message(&err.without_snippet().to_string()),
+        }
     })
 }
 
@@ -195,10 +199,14 @@ mod tests {
     #[test]
     fn nodes_know_their_positions() {
         let n = parse("a: 1\nb:\n  - x\n  - { c: 2.5 }\n").unwrap();
-        let Value::Map(entries) = &n.value else { panic!("not a map: {n:?}") };
+        let Value::Map(entries) = &n.value else {
+            panic!("not a map: {n:?}")
+        };
         assert_eq!(entries[0].1.value, Value::Int(1));
         assert_eq!((entries[0].1.line, entries[0].1.column), (1, 4));
-        let Value::Seq(items) = &entries[1].1.value else { panic!("not a seq") };
+        let Value::Seq(items) = &entries[1].1.value else {
+            panic!("not a seq")
+        };
         assert_eq!((items[1].line, items[1].column), (4, 5));
     }
 
@@ -208,7 +216,11 @@ mod tests {
         assert_eq!((e.line, e.column), (2, 2));
         assert!(!e.message.starts_with("error"), "{}", e.message);
         let dup = parse("a: 1\na: 2\n").unwrap_err();
-        assert!(dup.message.contains("duplicate mapping key"), "{}", dup.message);
+        assert!(
+            dup.message.contains("duplicate mapping key"),
+            "{}",
+            dup.message
+        );
     }
 
     #[test]

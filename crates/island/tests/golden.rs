@@ -3,7 +3,9 @@
 //! deliberate generator change: bump `GENERATOR_VERSION` and update here.
 
 use mangekyo_core::Seed;
-use mangekyo_island::{Definitions, GENERATOR_VERSION, IslandMap, example, generate_island, load_definitions, view};
+use mangekyo_island::{
+    Definitions, GENERATOR_VERSION, IslandMap, example, generate_island, load_definitions, view,
+};
 use xxhash_rust::xxh3::xxh3_64;
 
 /// Every field of the map, f64s by their bits, in a fixed layout.
@@ -32,26 +34,44 @@ fn map_bytes(map: &IslandMap) -> Vec<u8> {
 
 fn hashes(defs: &Definitions, scope: &str, seed: u64) -> (u64, u64) {
     let map = generate_island(defs, scope, Seed::new(seed)).unwrap();
-    (xxh3_64(&map_bytes(&map)), xxh3_64(view::json::to_string(&map, defs, "en").as_bytes()))
+    (
+        xxh3_64(&map_bytes(&map)),
+        xxh3_64(view::json::to_string(&map, defs, "en").as_bytes()),
+    )
 }
 
 #[test]
 fn golden_hashes_of_the_example_world() {
     let defs = example::definitions();
-    assert_eq!(GENERATOR_VERSION, 1, "a version bump must come with new goldens below");
-    let got: Vec<(&str, u64, (u64, u64))> = [("island", 0), ("island", 42), ("island", 1_000_003), ("islet", 7)]
-        .into_iter()
-        .map(|(scope, seed)| (scope, seed, hashes(&defs, scope, seed)))
-        .collect();
+    assert_eq!(
+        GENERATOR_VERSION, 1,
+        "a version bump must come with new goldens below"
+    );
+    let got: Vec<(&str, u64, (u64, u64))> = [
+        ("island", 0),
+        ("island", 42),
+        ("island", 1_000_003),
+        ("islet", 7),
+    ]
+    .into_iter()
+    .map(|(scope, seed)| (scope, seed, hashes(&defs, scope, seed)))
+    .collect();
     let expected: Vec<(&str, u64, (u64, u64))> = GOLDEN.to_vec();
-    let listing: String = got.iter().map(|(s, n, (a, b))| format!("    (\"{s}\", {n}, ({a:#018x}, {b:#018x})),\n")).collect();
+    let listing: String = got
+        .iter()
+        .map(|(s, n, (a, b))| format!("    (\"{s}\", {n}, ({a:#018x}, {b:#018x})),\n"))
+        .collect();
     assert_eq!(got, expected, "golden hashes moved; now:\n{listing}");
 }
 
 const GOLDEN: [(&str, u64, (u64, u64)); 4] = [
     ("island", 0, (0x5a28bc2c744771a6, 0x33e6d40b63e14c1d)),
     ("island", 42, (0x9c080581addb4f82, 0x4f0adcb1798132e2)),
-    ("island", 1_000_003, (0xc2b652ec1487dae7, 0x3d130133a9ed4e86)),
+    (
+        "island",
+        1_000_003,
+        (0xc2b652ec1487dae7, 0x3d130133a9ed4e86),
+    ),
     ("islet", 7, (0x4e0998a39e5fc9e0, 0x791d03ba9c491c13)),
 ];
 
@@ -61,7 +81,10 @@ fn text_seeds_are_stable_too() {
     let a = generate_island(&defs, "island", Seed::parse("treasure")).unwrap();
     let b = generate_island(&defs, "island", Seed::from_text("treasure")).unwrap();
     assert_eq!(a, b);
-    assert_ne!(a, generate_island(&defs, "island", Seed::parse("treasure!")).unwrap());
+    assert_ne!(
+        a,
+        generate_island(&defs, "island", Seed::parse("treasure!")).unwrap()
+    );
 }
 
 /// Everything but the names.
@@ -82,9 +105,15 @@ fn drawing_more_or_fewer_names_moves_nothing_else() {
         .iter()
         .map(|(n, t)| {
             let text = if n.ends_with("types.yaml") {
-                t.lines().filter(|l| !l.contains("- { id:") && l.trim() != "variants:").collect::<Vec<_>>().join("\n")
+                t.lines()
+                    .filter(|l| !l.contains("- { id:") && l.trim() != "variants:")
+                    .collect::<Vec<_>>()
+                    .join("\n")
             } else if n.ends_with("en.yaml") || n.ends_with("ja.yaml") {
-                t.lines().filter(|l| !l.contains("variants:")).collect::<Vec<_>>().join("\n")
+                t.lines()
+                    .filter(|l| !l.contains("variants:"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
             } else {
                 t.to_string()
             };
@@ -93,15 +122,27 @@ fn drawing_more_or_fewer_names_moves_nothing_else() {
         .collect();
     let full = example::definitions();
     let fewer = load_definitions(bare.iter().map(|(n, t)| (n.as_str(), t.as_str()))).unwrap();
-    assert!(fewer.location_types().values().all(|t| t.variants.is_empty()));
+    assert!(
+        fewer
+            .location_types()
+            .values()
+            .all(|t| t.variants.is_empty())
+    );
     let mut names_differ = 0;
     for seed in 0..100 {
         let a = generate_island(&full, "island", Seed::new(seed)).unwrap();
         let b = generate_island(&fewer, "island", Seed::new(seed)).unwrap();
-        assert_eq!(layout(&a), layout(&b), "seed {seed}: names moved the layout");
+        assert_eq!(
+            layout(&a),
+            layout(&b),
+            "seed {seed}: names moved the layout"
+        );
         names_differ += usize::from(a.sites.iter().zip(&b.sites).any(|(x, y)| x.name != y.name));
     }
-    assert!(names_differ > 90, "the variants did change names ({names_differ})");
+    assert!(
+        names_differ > 90,
+        "the variants did change names ({names_differ})"
+    );
 }
 
 #[test]
@@ -123,17 +164,31 @@ fn splitting_the_definitions_over_files_changes_nothing() {
     let mut pieces: Vec<(String, String)> = Vec::new();
     for (name, text) in sources.iter().rev() {
         if name.ends_with("types.yaml") {
-            let body: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("location_types:")).skip(1).collect();
+            let body: Vec<&str> = text
+                .lines()
+                .skip_while(|l| !l.starts_with("location_types:"))
+                .skip(1)
+                .collect();
             let mut chunk = String::new();
             for line in body {
-                if line.starts_with("  ") && !line.starts_with("   ") && !line.trim_start().starts_with('#') && !chunk.is_empty() {
-                    pieces.push((format!("type{}.yaml", pieces.len()), format!("location_types:\n{chunk}")));
+                if line.starts_with("  ")
+                    && !line.starts_with("   ")
+                    && !line.trim_start().starts_with('#')
+                    && !chunk.is_empty()
+                {
+                    pieces.push((
+                        format!("type{}.yaml", pieces.len()),
+                        format!("location_types:\n{chunk}"),
+                    ));
                     chunk.clear();
                 }
                 chunk.push_str(line);
                 chunk.push('\n');
             }
-            pieces.push((format!("type{}.yaml", pieces.len()), format!("location_types:\n{chunk}")));
+            pieces.push((
+                format!("type{}.yaml", pieces.len()),
+                format!("location_types:\n{chunk}"),
+            ));
         } else {
             pieces.push((name.to_string(), text.to_string()));
         }
@@ -146,6 +201,9 @@ fn splitting_the_definitions_over_files_changes_nothing() {
         let c = generate_island(&split, "island", Seed::new(seed)).unwrap();
         assert_eq!(a, b, "seed {seed}: one file");
         assert_eq!(a, c, "seed {seed}: split files");
-        assert_eq!(view::json::to_string(&a, &as_given, "ja"), view::json::to_string(&c, &split, "ja"));
+        assert_eq!(
+            view::json::to_string(&a, &as_given, "ja"),
+            view::json::to_string(&c, &split, "ja")
+        );
     }
 }

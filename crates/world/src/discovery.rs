@@ -13,7 +13,9 @@
 /// `(n − 1) / n` of the maximum, so a fully explored place (100%) has
 /// certainly shown all of them.
 pub fn path_required_progresses(paths: usize, progress_max: f64) -> Vec<f64> {
-    (0..paths).map(|k| progress_max * k as f64 / paths as f64).collect()
+    (0..paths)
+        .map(|k| progress_max * k as f64 / paths as f64)
+        .collect()
 }
 
 /// Progress after one explore action: `progress + step`, capped at `max`.
@@ -40,7 +42,11 @@ mod tests {
     fn thresholds_are_even_and_end_at_the_max() {
         assert_eq!(path_required_progresses(4, 100.0), [0.0, 25.0, 50.0, 75.0]);
         assert_eq!(path_required_progresses(1, 100.0), [0.0]);
-        assert!(path_required_progresses(3, 100.0).iter().all(|&t| t < 100.0));
+        assert!(
+            path_required_progresses(3, 100.0)
+                .iter()
+                .all(|&t| t < 100.0)
+        );
         assert!(path_required_progresses(0, 100.0).is_empty());
     }
 

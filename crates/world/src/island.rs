@@ -20,11 +20,24 @@ pub struct SpawnedIsland {
 impl SpawnedIsland {
     /// Only the spawner builds one, with every site's land and every
     /// edge's two paths.
-    pub(crate) fn new(map: IslandMap, lands: Vec<ObjectId>, paths: BTreeMap<(u32, u32), ObjectId>) -> Self {
+    pub(crate) fn new(
+        map: IslandMap,
+        lands: Vec<ObjectId>,
+        paths: BTreeMap<(u32, u32), ObjectId>,
+    ) -> Self {
         debug_assert_eq!(lands.len(), map.sites.len());
         debug_assert_eq!(paths.len(), 2 * map.edges.len());
-        let site_of = lands.iter().enumerate().map(|(i, &id)| (id, i as u32)).collect();
-        SpawnedIsland { map, lands, site_of, paths }
+        let site_of = lands
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| (id, i as u32))
+            .collect();
+        SpawnedIsland {
+            map,
+            lands,
+            site_of,
+            paths,
+        }
     }
 
     /// The map it was spawned from.

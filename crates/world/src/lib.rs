@@ -39,6 +39,8 @@ pub mod stats;
 pub use island::SpawnedIsland;
 pub use object::{ObjectId, World};
 pub use play::{Game, Refusal};
-pub use save::{LoadSaveError, MAX_PLAY_DRAWS, SAVE_FORMAT, SAVE_FORMAT_VERSION, island_fingerprint};
+pub use save::{
+    LoadSaveError, MAX_PLAY_DRAWS, SAVE_FORMAT, SAVE_FORMAT_VERSION, island_fingerprint,
+};
 pub use session::Session;
 pub use spawn::spawn_island;

@@ -36,7 +36,11 @@ impl Kind {
     pub fn slots(self) -> &'static [&'static str] {
         match self {
             Kind::World => &[slot::LOCATIONS, slot::CHARACTERS],
-            Kind::Location => &[slot::CHARACTERS, slot::FIXTURES, slot::UNDISCOVERED_FIXTURES],
+            Kind::Location => &[
+                slot::CHARACTERS,
+                slot::FIXTURES,
+                slot::UNDISCOVERED_FIXTURES,
+            ],
             Kind::Path | Kind::Character => &[],
         }
     }
@@ -175,7 +179,10 @@ impl Default for World {
 impl World {
     /// A world holding only its root (id 0).
     pub fn new() -> Self {
-        let mut w = World { objects: Vec::new(), clock_minutes: 0 };
+        let mut w = World {
+            objects: Vec::new(),
+            clock_minutes: 0,
+        };
         w.push("world", Kind::World, BTreeMap::new());
         w
     }
@@ -202,8 +209,19 @@ impl World {
 
     fn push(&mut self, def: &str, kind: Kind, props: BTreeMap<String, Number>) -> ObjectId {
         let id = ObjectId(self.objects.len() as u32);
-        let slots = kind.slots().iter().map(|s| (s.to_string(), Vec::new())).collect();
-        self.objects.push(Object { id, def: def.to_string(), kind, props, slots, parent: None });
+        let slots = kind
+            .slots()
+            .iter()
+            .map(|s| (s.to_string(), Vec::new()))
+            .collect();
+        self.objects.push(Object {
+            id,
+            def: def.to_string(),
+            kind,
+            props,
+            slots,
+            parent: None,
+        });
         id
     }
 
@@ -211,29 +229,64 @@ impl World {
     /// nothing until moved into a slot. `extra` adds properties the def
     /// does not declare (the spawner's path properties).
     pub fn create(&mut self, def: &ObjectDef, extra: &[(&str, PropertyRange)]) -> ObjectId {
-        let mut props: BTreeMap<String, Number> =
-            def.properties.iter().map(|(k, r)| (k.clone(), Number { value: r.min, min: r.min, max: r.max })).collect();
+        let mut props: BTreeMap<String, Number> = def
+            .properties
+            .iter()
+            .map(|(k, r)| {
+                (
+                    k.clone(),
+                    Number {
+                        value: r.min,
+                        min: r.min,
+                        max: r.max,
+                    },
+                )
+            })
+            .collect();
         for (k, r) in extra {
-            props.insert(k.to_string(), Number { value: r.min, min: r.min, max: r.max });
+            props.insert(
+                k.to_string(),
+                Number {
+                    value: r.min,
+                    min: r.min,
+                    max: r.max,
+                },
+            );
         }
         self.push(&def.name, def.kind.into(), props)
     }
 
     /// One object.
     pub fn get(&self, id: ObjectId) -> Result<&Object, WorldError> {
-        self.objects.get(id.0 as usize).ok_or(WorldError::NoObject(id))
+        self.objects
+            .get(id.0 as usize)
+            .ok_or(WorldError::NoObject(id))
     }
 
     /// A property's value.
     pub fn number(&self, id: ObjectId, prop: &str) -> Result<f64, WorldError> {
         let o = self.get(id)?;
-        o.props.get(prop).map(|n| n.value).ok_or_else(|| WorldError::NoProperty { id, def: o.def.clone(), prop: prop.to_string() })
+        o.props
+            .get(prop)
+            .map(|n| n.value)
+            .ok_or_else(|| WorldError::NoProperty {
+                id,
+                def: o.def.clone(),
+                prop: prop.to_string(),
+            })
     }
 
     /// A property's range.
     pub fn range(&self, id: ObjectId, prop: &str) -> Result<(f64, f64), WorldError> {
         let o = self.get(id)?;
-        o.props.get(prop).map(|n| (n.min, n.max)).ok_or_else(|| WorldError::NoProperty { id, def: o.def.clone(), prop: prop.to_string() })
+        o.props
+            .get(prop)
+            .map(|n| (n.min, n.max))
+            .ok_or_else(|| WorldError::NoProperty {
+                id,
+                def: o.def.clone(),
+                prop: prop.to_string(),
+            })
     }
 
     /// An object-id property (stored as a number, as the guide does).
@@ -244,11 +297,27 @@ impl World {
     /// Sets a property within its range (the guide's
     /// `setNumberWithoutEvents`: no reactions run).
     pub fn set_number(&mut self, id: ObjectId, prop: &str, value: f64) -> Result<(), WorldError> {
-        let o = self.objects.get_mut(id.0 as usize).ok_or(WorldError::NoObject(id))?;
+        let o = self
+            .objects
+            .get_mut(id.0 as usize)
+            .ok_or(WorldError::NoObject(id))?;
         let def = o.def.clone();
-        let n = o.props.get_mut(prop).ok_or_else(|| WorldError::NoProperty { id, def, prop: prop.to_string() })?;
+        let n = o
+            .props
+            .get_mut(prop)
+            .ok_or_else(|| WorldError::NoProperty {
+                id,
+                def,
+                prop: prop.to_string(),
+            })?;
         if !(n.min..=n.max).contains(&value) {
-            return Err(WorldError::OutOfRange { id, prop: prop.to_string(), value, min: n.min, max: n.max });
+            return Err(WorldError::OutOfRange {
+                id,
+                prop: prop.to_string(),
+                value,
+                min: n.min,
+                max: n.max,
+            });
         }
         n.value = value;
         Ok(())
@@ -256,31 +325,51 @@ impl World {
 
     /// The contents of a slot (empty if the object has no such slot).
     pub fn slot(&self, id: ObjectId, name: &str) -> &[ObjectId] {
-        self.get(id).ok().and_then(|o| o.slots.get(name)).map_or(&[], Vec::as_slice)
+        self.get(id)
+            .ok()
+            .and_then(|o| o.slots.get(name))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// Moves `obj` to the end of `target`'s slot (the guide's
     /// `moveToSlotOrRejection`): refused, changing nothing, if the slot does
     /// not exist or does not take the object's kind.
-    pub fn move_to_slot(&mut self, obj: ObjectId, target: ObjectId, slot_name: &str) -> Result<(), WorldError> {
+    pub fn move_to_slot(
+        &mut self,
+        obj: ObjectId,
+        target: ObjectId,
+        slot_name: &str,
+    ) -> Result<(), WorldError> {
         let kind = self.get(obj)?.kind;
         let has_slot = self.get(target)?.slots.contains_key(slot_name);
         if !has_slot || Kind::accepted_by(slot_name) != Some(kind) {
-            return Err(WorldError::BadSlot { target, slot: slot_name.to_string(), kind });
+            return Err(WorldError::BadSlot {
+                target,
+                slot: slot_name.to_string(),
+                kind,
+            });
         }
         if let Some((p, s)) = self.objects[obj.0 as usize].parent.take()
             && let Some(v) = self.objects[p.0 as usize].slots.get_mut(&s)
         {
             v.retain(|&x| x != obj);
         }
-        self.objects[target.0 as usize].slots.entry(slot_name.to_string()).or_default().push(obj);
+        self.objects[target.0 as usize]
+            .slots
+            .entry(slot_name.to_string())
+            .or_default()
+            .push(obj);
         self.objects[obj.0 as usize].parent = Some((target, slot_name.to_string()));
         Ok(())
     }
 
     /// The object and slot holding `obj`.
     pub fn parent(&self, obj: ObjectId) -> Option<(ObjectId, &str)> {
-        self.get(obj).ok()?.parent.as_ref().map(|(p, s)| (*p, s.as_str()))
+        self.get(obj)
+            .ok()?
+            .parent
+            .as_ref()
+            .map(|(p, s)| (*p, s.as_str()))
     }
 }
 
@@ -293,8 +382,19 @@ mod tests {
         ObjectDef {
             name: "x".into(),
             kind,
-            properties: [("exploration".to_string(), PropertyRange { min: 0.0, max: 100.0 })].into(),
-            origin: Origin { file: String::new(), line: 0, column: 0 },
+            properties: [(
+                "exploration".to_string(),
+                PropertyRange {
+                    min: 0.0,
+                    max: 100.0,
+                },
+            )]
+            .into(),
+            origin: Origin {
+                file: String::new(),
+                line: 0,
+                column: 0,
+            },
         }
     }
 
@@ -304,7 +404,10 @@ mod tests {
         let loc = w.create(&def(ObjectKind::Location), &[]);
         let ch = w.create(&def(ObjectKind::Character), &[]);
         let before = w.clone();
-        assert!(matches!(w.move_to_slot(ch, w.root(), slot::LOCATIONS), Err(WorldError::BadSlot { .. })));
+        assert!(matches!(
+            w.move_to_slot(ch, w.root(), slot::LOCATIONS),
+            Err(WorldError::BadSlot { .. })
+        ));
         assert_eq!(w, before);
         w.move_to_slot(loc, w.root(), slot::LOCATIONS).unwrap();
         w.move_to_slot(ch, w.root(), slot::CHARACTERS).unwrap();
@@ -323,6 +426,9 @@ mod tests {
         assert_eq!(w.number(loc, "exploration"), Ok(0.0));
         w.set_number(loc, "exploration", 40.0).unwrap();
         assert_eq!(w.number(loc, "exploration"), Ok(40.0));
-        assert!(matches!(w.number(loc, "nope"), Err(WorldError::NoProperty { .. })));
+        assert!(matches!(
+            w.number(loc, "nope"),
+            Err(WorldError::NoProperty { .. })
+        ));
     }
 }

@@ -28,7 +28,10 @@ pub struct PlayRng {
 impl PlayRng {
     /// The `play` stream of `seed`, advanced by `draws` 32-bit draws.
     pub fn new(seed: Seed, draws: u64) -> Self {
-        let mut r = PlayRng { rng: Pcg32::for_purpose(seed, purpose::PLAY), draws: 0 };
+        let mut r = PlayRng {
+            rng: Pcg32::for_purpose(seed, purpose::PLAY),
+            draws: 0,
+        };
         (0..draws).for_each(|_| {
             r.next_u32();
         });
@@ -146,7 +149,12 @@ pub struct Game {
 /// from the play stream.
 pub fn select_start_site(map: &IslandMap, scope: &ScopeDef, rng: &mut PlayRng) -> Option<u32> {
     scope.start.iter().find_map(|ty| {
-        let sites: Vec<u32> = map.sites.iter().filter(|s| &s.location_type == ty).map(|s| s.id).collect();
+        let sites: Vec<u32> = map
+            .sites
+            .iter()
+            .filter(|s| &s.location_type == ty)
+            .map(|s| s.id)
+            .collect();
         (!sites.is_empty()).then(|| sites[rng.below(sites.len() as u32) as usize])
     })
 }
@@ -154,26 +162,50 @@ pub fn select_start_site(map: &IslandMap, scope: &ScopeDef, rng: &mut PlayRng) -
 impl Game {
     /// Generates, spawns and places the explorer on the start site.
     pub fn new(defs: &Definitions, scope: &str, seed: Seed) -> Result<Game, PlayError> {
+        Self::with_play_rng(defs, scope, seed, PlayRng::new(seed, 0))
+    }
+
+    /// As [`Game::new`] with a given play stream (the guide's contract: the
+    /// island never depends on what the play stream is).
+    pub fn with_play_rng(
+        defs: &Definitions,
+        scope: &str,
+        seed: Seed,
+        mut rng: PlayRng,
+    ) -> Result<Game, PlayError> {
         let map = generate_island(defs, scope, seed)?;
         let scope_def = defs.scope(scope)?;
         let (mut world, island) = spawn_island(defs, map)?;
-        let player_def = defs
-            .object_defs()
-            .get(&scope_def.player)
-            .ok_or_else(|| SpawnError::Mismatch(format!("unknown object_def '{}'", scope_def.player)))?;
+        let player_def = defs.object_defs().get(&scope_def.player).ok_or_else(|| {
+            SpawnError::Mismatch(format!("unknown object_def '{}'", scope_def.player))
+        })?;
         let player = world.create(player_def, &[]);
-        world.move_to_slot(player, world.root(), slot::CHARACTERS).map_err(SpawnError::from)?;
-        let mut rng = PlayRng::new(seed, 0);
-        let start = select_start_site(island.map(), scope_def, &mut rng).ok_or_else(|| PlayError::NoStartSite(scope_def.start.join(", ")))?;
-        let mut game = Game { defs: defs.clone(), seed, world, island, player, rng, visited: BTreeSet::new() };
+        world
+            .move_to_slot(player, world.root(), slot::CHARACTERS)
+            .map_err(SpawnError::from)?;
+        let start = select_start_site(island.map(), scope_def, &mut rng)
+            .ok_or_else(|| PlayError::NoStartSite(scope_def.start.join(", ")))?;
+        let mut game = Game {
+            defs: defs.clone(),
+            seed,
+            world,
+            island,
+            player,
+            rng,
+            visited: BTreeSet::new(),
+        };
         game.place_player(start)?;
         Ok(game)
     }
 
     /// Puts the explorer on a site (the guide's `placePlayer`).
     fn place_player(&mut self, site: u32) -> Result<ObjectId, SpawnError> {
-        let land = self.island.land_of(site).ok_or_else(|| SpawnError::Mismatch(format!("no site {site}")))?;
-        self.world.move_to_slot(self.player, land, slot::CHARACTERS)?;
+        let land = self
+            .island
+            .land_of(site)
+            .ok_or_else(|| SpawnError::Mismatch(format!("no site {site}")))?;
+        self.world
+            .move_to_slot(self.player, land, slot::CHARACTERS)?;
         self.visited.insert(land);
         Ok(land)
     }
@@ -214,19 +246,28 @@ impl Game {
 
     /// The location the explorer is in.
     pub fn here(&self) -> ObjectId {
-        self.world.parent(self.player).map_or(self.world.root(), |(p, _)| p)
+        self.world
+            .parent(self.player)
+            .map_or(self.world.root(), |(p, _)| p)
     }
 
     /// `(progress, max)` of a location.
     pub fn progress(&self, land: ObjectId) -> (f64, f64) {
         let v = self.world.number(land, prop::EXPLORATION).unwrap_or(0.0);
-        let (_, max) = self.world.range(land, prop::EXPLORATION).unwrap_or((0.0, 0.0));
+        let (_, max) = self
+            .world
+            .range(land, prop::EXPLORATION)
+            .unwrap_or((0.0, 0.0));
         (v, max)
     }
 
     /// The discovered paths leaving a location, in discovery order.
     pub fn discovered_paths(&self, land: ObjectId) -> Vec<PathInfo> {
-        self.world.slot(land, slot::FIXTURES).iter().filter_map(|&p| self.path_info(p)).collect()
+        self.world
+            .slot(land, slot::FIXTURES)
+            .iter()
+            .filter_map(|&p| self.path_info(p))
+            .collect()
     }
 
     /// Paths of a location still hidden.
@@ -257,8 +298,18 @@ impl Game {
         let _ = self.world.set_number(here, prop::EXPLORATION, after);
         self.world.advance_clock(u64::from(explore.minutes));
         let revealed = self.reveal_due_fixtures(here, after);
-        let flavour = if revealed.is_empty() { self.rng.below(FLAVOURS) } else { 0 };
-        Ok(Explored { progress: (before, after), max, minutes: explore.minutes, revealed, flavour })
+        let flavour = if revealed.is_empty() {
+            self.rng.below(FLAVOURS)
+        } else {
+            0
+        };
+        Ok(Explored {
+            progress: (before, after),
+            max,
+            minutes: explore.minutes,
+            revealed,
+            flavour,
+        })
     }
 
     /// Moves due paths (and their return paths) into `fixtures`.
@@ -268,12 +319,21 @@ impl Game {
             .slot(land, slot::UNDISCOVERED_FIXTURES)
             .iter()
             .copied()
-            .filter(|&p| self.world.number(p, prop::REQUIRED_PROGRESS).is_ok_and(|r| r <= progress))
+            .filter(|&p| {
+                self.world
+                    .number(p, prop::REQUIRED_PROGRESS)
+                    .is_ok_and(|r| r <= progress)
+            })
             .collect();
         for &p in &due {
             let _ = self.world.move_to_slot(p, land, slot::FIXTURES);
-            if let (Ok(back), Ok(dest)) = (self.world.object_ref(p, prop::RETURN_PATH_ID), self.world.object_ref(p, prop::DESTINATION_ID))
-                && self.world.slot(dest, slot::UNDISCOVERED_FIXTURES).contains(&back)
+            if let (Ok(back), Ok(dest)) = (
+                self.world.object_ref(p, prop::RETURN_PATH_ID),
+                self.world.object_ref(p, prop::DESTINATION_ID),
+            ) && self
+                .world
+                .slot(dest, slot::UNDISCOVERED_FIXTURES)
+                .contains(&back)
             {
                 let _ = self.world.move_to_slot(back, dest, slot::FIXTURES);
             }
@@ -285,17 +345,29 @@ impl Game {
     pub fn travel(&mut self, path: ObjectId) -> Result<Travelled, Refusal> {
         let here = self.here();
         if !self.world.slot(here, slot::FIXTURES).contains(&path) {
-            return Err(if self.world.slot(here, slot::UNDISCOVERED_FIXTURES).contains(&path) {
-                Refusal::Undiscovered
-            } else {
-                Refusal::NotHere
-            });
+            return Err(
+                if self
+                    .world
+                    .slot(here, slot::UNDISCOVERED_FIXTURES)
+                    .contains(&path)
+                {
+                    Refusal::Undiscovered
+                } else {
+                    Refusal::NotHere
+                },
+            );
         }
         let info = self.path_info(path).ok_or(Refusal::NotHere)?;
-        self.world.move_to_slot(self.player, info.destination, slot::CHARACTERS).map_err(|_| Refusal::NotHere)?;
+        self.world
+            .move_to_slot(self.player, info.destination, slot::CHARACTERS)
+            .map_err(|_| Refusal::NotHere)?;
         self.world.advance_clock(u64::from(info.minutes));
         let first_visit = self.visited.insert(info.destination);
-        Ok(Travelled { destination: info.destination, minutes: info.minutes, first_visit })
+        Ok(Travelled {
+            destination: info.destination,
+            minutes: info.minutes,
+            first_visit,
+        })
     }
 
     /// `(fully explored, all)` locations.

@@ -47,7 +47,9 @@ pub enum LoadSaveError {
     #[error("not a Mangekyo island save (format '{0}')")]
     Foreign(String),
     /// Another save layout version.
-    #[error("save format version {found} is not supported (this build reads version {SAVE_FORMAT_VERSION})")]
+    #[error(
+        "save format version {found} is not supported (this build reads version {SAVE_FORMAT_VERSION})"
+    )]
     Version {
         /// The version in the file.
         found: u32,
@@ -86,18 +88,26 @@ impl Game {
 
     /// Restores a game from save JSON made with the same definitions.
     pub fn load(defs: &Definitions, json: &str) -> Result<Game, LoadSaveError> {
-        let head: serde_json::Value = serde_json::from_str(json).map_err(|e| LoadSaveError::Corrupt(e.to_string()))?;
+        let head: serde_json::Value =
+            serde_json::from_str(json).map_err(|e| LoadSaveError::Corrupt(e.to_string()))?;
         match head.get("format").and_then(|f| f.as_str()) {
             Some(SAVE_FORMAT) => {}
             other => return Err(LoadSaveError::Foreign(other.unwrap_or("none").to_string())),
         }
-        let version = head.get("format_version").and_then(|v| v.as_u64()).unwrap_or(0);
+        let version = head
+            .get("format_version")
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0);
         if version != u64::from(SAVE_FORMAT_VERSION) {
-            return Err(LoadSaveError::Version { found: u32::try_from(version).unwrap_or(u32::MAX) });
+            return Err(LoadSaveError::Version {
+                found: u32::try_from(version).unwrap_or(u32::MAX),
+            });
         }
-        let file: SaveFile = serde_json::from_value(head).map_err(|e| LoadSaveError::Corrupt(e.to_string()))?;
+        let file: SaveFile =
+            serde_json::from_value(head).map_err(|e| LoadSaveError::Corrupt(e.to_string()))?;
         let seed = Seed::new(file.seed);
-        let map = generate_island(defs, &file.scope, seed).map_err(|e| LoadSaveError::OtherIsland(e.to_string()))?;
+        let map = generate_island(defs, &file.scope, seed)
+            .map_err(|e| LoadSaveError::OtherIsland(e.to_string()))?;
         if island_fingerprint(&map) != file.island_fingerprint {
             return Err(LoadSaveError::OtherIsland(format!(
                 "seed {} of scope '{}' gives island {}, the save was made on {} (definitions or generator version {} changed?)",
@@ -109,9 +119,13 @@ impl Game {
             )));
         }
         if file.play_draws > MAX_PLAY_DRAWS {
-            return Err(LoadSaveError::Inconsistent(format!("{} play-stream draws claimed (at most {MAX_PLAY_DRAWS})", file.play_draws)));
+            return Err(LoadSaveError::Inconsistent(format!(
+                "{} play-stream draws claimed (at most {MAX_PLAY_DRAWS})",
+                file.play_draws
+            )));
         }
-        let (fresh, island) = spawn_island(defs, map).map_err(|e| LoadSaveError::OtherIsland(e.to_string()))?;
+        let (fresh, island) =
+            spawn_island(defs, map).map_err(|e| LoadSaveError::OtherIsland(e.to_string()))?;
         let game = Game {
             defs: defs.clone(),
             seed,
@@ -134,24 +148,49 @@ fn verify(game: &Game, fresh: &World) -> Result<(), String> {
     let player_def = &game.scope().player;
     // The fresh world lacks only the explorer, created right after spawning.
     if objects.len() != fresh.objects().len() + 1 {
-        return Err(format!("{} objects, expected {}", objects.len(), fresh.objects().len() + 1));
+        return Err(format!(
+            "{} objects, expected {}",
+            objects.len(),
+            fresh.objects().len() + 1
+        ));
     }
     for (saved, orig) in objects.iter().zip(fresh.objects()) {
         if saved.id != orig.id || saved.def != orig.def || saved.kind != orig.kind {
-            return Err(format!("object {} is a {} '{}', expected a {:?} '{}'", saved.id, kind_name(saved.kind), saved.def, orig.kind, orig.def));
+            return Err(format!(
+                "object {} is a {} '{}', expected a {:?} '{}'",
+                saved.id,
+                kind_name(saved.kind),
+                saved.def,
+                orig.kind,
+                orig.def
+            ));
         }
         for (name, n) in &saved.props {
-            let o = orig.props.get(name).ok_or_else(|| format!("object {} has an unknown property '{name}'", saved.id))?;
+            let o = orig
+                .props
+                .get(name)
+                .ok_or_else(|| format!("object {} has an unknown property '{name}'", saved.id))?;
             if (n.min, n.max) != (o.min, o.max) || !(n.min..=n.max).contains(&n.value) {
-                return Err(format!("property {name} of object {} is {} (range {}..={})", saved.id, n.value, o.min, o.max));
+                return Err(format!(
+                    "property {name} of object {} is {} (range {}..={})",
+                    saved.id, n.value, o.min, o.max
+                ));
             }
             let changeable = name == prop::EXPLORATION && saved.kind == Kind::Location;
             if !changeable && n.value != o.value {
-                return Err(format!("property {name} of object {} changed from {} to {}", saved.id, o.value, n.value));
+                return Err(format!(
+                    "property {name} of object {} changed from {} to {}",
+                    saved.id, o.value, n.value
+                ));
             }
         }
         if saved.slots.keys().ne(orig.slots.keys()) {
-            return Err(format!("object {} has slots {:?}, expected {:?}", saved.id, saved.slots.keys().collect::<Vec<_>>(), orig.slots.keys().collect::<Vec<_>>()));
+            return Err(format!(
+                "object {} has slots {:?}, expected {:?}",
+                saved.id,
+                saved.slots.keys().collect::<Vec<_>>(),
+                orig.slots.keys().collect::<Vec<_>>()
+            ));
         }
         if saved.props.len() != orig.props.len() {
             return Err(format!("object {} lost a property", saved.id));
@@ -159,7 +198,10 @@ fn verify(game: &Game, fresh: &World) -> Result<(), String> {
     }
     let player = objects.last().ok_or("no objects")?;
     if player.id != game.player || player.kind != Kind::Character || &player.def != player_def {
-        return Err(format!("the explorer should be object {} ('{player_def}')", objects.len() - 1));
+        return Err(format!(
+            "the explorer should be object {} ('{player_def}')",
+            objects.len() - 1
+        ));
     }
     verify_places(game)
 }
@@ -175,7 +217,7 @@ fn kind_name(k: Kind) -> &'static str {
 
 /// Every object sits where the rules allow: locations in the world, the
 /// explorer in one visited location, every path at its origin, discovered
-/// exactly when its own or its return path's threshold was reached.
+/// exactly when exploring its origin or its destination revealed it.
 fn verify_places(game: &Game) -> Result<(), String> {
     let w = &game.world;
     let lands = game.island.lands();
@@ -196,28 +238,56 @@ fn verify_places(game: &Game) -> Result<(), String> {
     for (&(from, _), &path) in game.island.paths() {
         let origin = lands[from as usize];
         let discovered = due(game, path, origin) || {
-            let back = w.object_ref(path, prop::RETURN_PATH_ID).map_err(|e| e.to_string())?;
-            let dest = w.object_ref(path, prop::DESTINATION_ID).map_err(|e| e.to_string())?;
+            let back = w
+                .object_ref(path, prop::RETURN_PATH_ID)
+                .map_err(|e| e.to_string())?;
+            let dest = w
+                .object_ref(path, prop::DESTINATION_ID)
+                .map_err(|e| e.to_string())?;
             due(game, back, dest)
         };
-        let want = if discovered { slot::FIXTURES } else { slot::UNDISCOVERED_FIXTURES };
+        let want = if discovered {
+            slot::FIXTURES
+        } else {
+            slot::UNDISCOVERED_FIXTURES
+        };
         if w.parent(path) != Some((origin, want)) {
-            return Err(format!("path {path} should be in {want} of location {origin}"));
+            return Err(format!(
+                "path {path} should be in {want} of location {origin}"
+            ));
         }
     }
     for &land in lands {
-        let inside = w.slot(land, slot::FIXTURES).len() + w.slot(land, slot::UNDISCOVERED_FIXTURES).len();
-        let expected = game.island.paths().keys().filter(|(f, _)| lands[*f as usize] == land).count();
-        let others = w.slot(land, slot::CHARACTERS).iter().any(|&c| c != game.player);
+        let inside =
+            w.slot(land, slot::FIXTURES).len() + w.slot(land, slot::UNDISCOVERED_FIXTURES).len();
+        let expected = game
+            .island
+            .paths()
+            .keys()
+            .filter(|(f, _)| lands[*f as usize] == land)
+            .count();
+        let others = w
+            .slot(land, slot::CHARACTERS)
+            .iter()
+            .any(|&c| c != game.player);
         if inside != expected || others {
-            return Err(format!("location {land} holds objects that do not belong there"));
+            return Err(format!(
+                "location {land} holds objects that do not belong there"
+            ));
         }
     }
     Ok(())
 }
 
+/// Whether exploring `land` has revealed `path`: only an explore reveals,
+/// and every explore raises progress above its minimum, so a place never
+/// explored has revealed nothing, even a path of threshold 0.
 fn due(game: &Game, path: ObjectId, land: ObjectId) -> bool {
     let w = &game.world;
-    let required = w.number(path, prop::REQUIRED_PROGRESS).unwrap_or(f64::INFINITY);
-    w.number(land, prop::EXPLORATION).is_ok_and(|p| p >= required)
+    let required = w
+        .number(path, prop::REQUIRED_PROGRESS)
+        .unwrap_or(f64::INFINITY);
+    let (min, _) = w.range(land, prop::EXPLORATION).unwrap_or((0.0, 0.0));
+    w.number(land, prop::EXPLORATION)
+        .is_ok_and(|p| p > min && p >= required)
 }

@@ -22,20 +22,33 @@ pub enum SpawnError {
 }
 
 /// Largest id-valued property: instance ids are `u32`.
-const ID_RANGE: PropertyRange = PropertyRange { min: 0.0, max: u32::MAX as f64 };
+const ID_RANGE: PropertyRange = PropertyRange {
+    min: 0.0,
+    max: u32::MAX as f64,
+};
 
 /// Spawns `map`: one location per site in the world's `locations` (variant
 /// props written); per site one path per edge, nearest first, into its
 /// `undiscovered_fixtures` with `travel_minutes`, `required_progress`
 /// (from [`path_required_progresses`]) and `destination_id`; then every
 /// edge's two paths get each other's id as `return_path_id`.
-pub fn spawn_island(defs: &Definitions, map: IslandMap) -> Result<(World, SpawnedIsland), SpawnError> {
-    let scope = defs.scope(&map.scope).map_err(|e| SpawnError::Mismatch(e.to_string()))?;
+pub fn spawn_island(
+    defs: &Definitions,
+    map: IslandMap,
+) -> Result<(World, SpawnedIsland), SpawnError> {
+    let scope = defs
+        .scope(&map.scope)
+        .map_err(|e| SpawnError::Mismatch(e.to_string()))?;
     let path_def = object_def(defs, &scope.path)?;
     let mut world = World::new();
     let mut lands = Vec::with_capacity(map.sites.len());
     for site in &map.sites {
-        lands.push(spawn_location(defs, &mut world, &site.location_type, site.name.variant.as_deref())?);
+        lands.push(spawn_location(
+            defs,
+            &mut world,
+            &site.location_type,
+            site.name.variant.as_deref(),
+        )?);
     }
     let mut paths = BTreeMap::new();
     for site in &map.sites {
@@ -46,15 +59,31 @@ pub fn spawn_island(defs: &Definitions, map: IslandMap) -> Result<(World, Spawne
         for (edge, required) in edges.into_iter().zip(thresholds) {
             let other = if edge.a == site.id { edge.b } else { edge.a };
             let extra = [
-                (prop::TRAVEL_MINUTES, PropertyRange { min: 0.0, max: u32::MAX as f64 }),
-                (prop::REQUIRED_PROGRESS, PropertyRange { min: 0.0, max: progress_max }),
+                (
+                    prop::TRAVEL_MINUTES,
+                    PropertyRange {
+                        min: 0.0,
+                        max: u32::MAX as f64,
+                    },
+                ),
+                (
+                    prop::REQUIRED_PROGRESS,
+                    PropertyRange {
+                        min: 0.0,
+                        max: progress_max,
+                    },
+                ),
                 (prop::DESTINATION_ID, ID_RANGE),
                 (prop::RETURN_PATH_ID, ID_RANGE),
             ];
             let path = world.create(path_def, &extra);
             world.set_number(path, prop::TRAVEL_MINUTES, f64::from(edge.travel_minutes))?;
             world.set_number(path, prop::REQUIRED_PROGRESS, required)?;
-            world.set_number(path, prop::DESTINATION_ID, f64::from(lands[other as usize].0))?;
+            world.set_number(
+                path,
+                prop::DESTINATION_ID,
+                f64::from(lands[other as usize].0),
+            )?;
             world.move_to_slot(path, land, slot::UNDISCOVERED_FIXTURES)?;
             paths.insert((site.id, other), path);
         }
@@ -68,18 +97,26 @@ pub fn spawn_island(defs: &Definitions, map: IslandMap) -> Result<(World, Spawne
 }
 
 fn object_def<'d>(defs: &'d Definitions, name: &str) -> Result<&'d ObjectDef, SpawnError> {
-    defs.object_defs().get(name).ok_or_else(|| SpawnError::Mismatch(format!("unknown object_def '{name}'")))
+    defs.object_defs()
+        .get(name)
+        .ok_or_else(|| SpawnError::Mismatch(format!("unknown object_def '{name}'")))
 }
 
-fn spawn_location(defs: &Definitions, world: &mut World, ty: &str, variant: Option<&str>) -> Result<ObjectId, SpawnError> {
-    let ty_def = defs.location_types().get(ty).ok_or_else(|| SpawnError::Mismatch(format!("unknown location type '{ty}'")))?;
+fn spawn_location(
+    defs: &Definitions,
+    world: &mut World,
+    ty: &str,
+    variant: Option<&str>,
+) -> Result<ObjectId, SpawnError> {
+    let ty_def = defs
+        .location_types()
+        .get(ty)
+        .ok_or_else(|| SpawnError::Mismatch(format!("unknown location type '{ty}'")))?;
     let land = world.create(object_def(defs, &ty_def.object_def)?, &[]);
     if let Some(v) = variant {
-        let var = ty_def
-            .variants
-            .iter()
-            .find(|x| x.id == v)
-            .ok_or_else(|| SpawnError::Mismatch(format!("location type '{ty}' has no variant '{v}'")))?;
+        let var = ty_def.variants.iter().find(|x| x.id == v).ok_or_else(|| {
+            SpawnError::Mismatch(format!("location type '{ty}' has no variant '{v}'"))
+        })?;
         for (k, &value) in &var.props {
             world.set_number(land, k, value)?;
         }

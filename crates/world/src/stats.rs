@@ -10,7 +10,6 @@ use mangekyo_island::{Definitions, IslandMap};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-
 /// Sums per degree (number of paths of a location).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DegreeTally {
@@ -36,7 +35,9 @@ pub struct PathDiscovery {
 impl PathDiscovery {
     /// Adds every location of one island, as the spawner would set it up.
     pub fn add(&mut self, defs: &Definitions, map: &IslandMap) -> Result<(), SpawnError> {
-        let scope = defs.scope(&map.scope).map_err(|e| SpawnError::Mismatch(e.to_string()))?;
+        let scope = defs
+            .scope(&map.scope)
+            .map_err(|e| SpawnError::Mismatch(e.to_string()))?;
         self.islands += 1;
         let degrees = map.degrees();
         for site in &map.sites {
@@ -45,12 +46,21 @@ impl PathDiscovery {
                 .get(&site.location_type)
                 .and_then(|t| defs.object_defs().get(&t.object_def))
                 .and_then(|o| o.properties.get(PROGRESS_PROPERTY))
-                .ok_or_else(|| SpawnError::Mismatch(format!("no progress range for type '{}'", site.location_type)))?;
+                .ok_or_else(|| {
+                    SpawnError::Mismatch(format!(
+                        "no progress range for type '{}'",
+                        site.location_type
+                    ))
+                })?;
             let n = degrees[site.id as usize];
             let thresholds = path_required_progresses(n as usize, range.max);
             let step = scope.explore.progress;
-            let first = thresholds.first().map_or(0, |&t| explores_until(range.min, t, step, range.max));
-            let all = thresholds.last().map_or(0, |&t| explores_until(range.min, t, step, range.max));
+            let first = thresholds
+                .first()
+                .map_or(0, |&t| explores_until(range.min, t, step, range.max));
+            let all = thresholds
+                .last()
+                .map_or(0, |&t| explores_until(range.min, t, step, range.max));
             let t = self.by_paths.entry(n).or_default();
             t.locations += 1;
             t.first_explores += u64::from(first);
@@ -62,8 +72,13 @@ impl PathDiscovery {
 
     /// A readable report.
     pub fn render(&self) -> String {
-        let mut out = String::from("\npath discovery (explore actions until the first / every path of a location is known)\n");
-        let _ = writeln!(out, "  paths  locations  first path  every path  minutes to every path");
+        let mut out = String::from(
+            "\npath discovery (explore actions until the first / every path of a location is known)\n",
+        );
+        let _ = writeln!(
+            out,
+            "  paths  locations  first path  every path  minutes to every path"
+        );
         let (mut locs, mut explores, mut minutes) = (0u64, 0u64, 0u64);
         for (n, t) in &self.by_paths {
             let k = t.locations.max(1) as f64;

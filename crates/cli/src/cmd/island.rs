@@ -83,7 +83,14 @@ enum Format {
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
     match args.command {
-        IslandCommand::Generate { defs, scope, seed, format, lang, out } => {
+        IslandCommand::Generate {
+            defs,
+            scope,
+            seed,
+            format,
+            lang,
+            out,
+        } => {
             let defs = load(&defs.defs)?;
             let map = generate_island(&defs, &scope, Seed::parse(&seed))?;
             let text = match format {
@@ -107,11 +114,19 @@ pub(crate) fn load(paths: &[PathBuf]) -> Result<Definitions> {
         collect_yaml(p, &mut files)?;
     }
     if files.is_empty() {
-        bail!("no YAML files found in {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+        bail!(
+            "no YAML files found in {}",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
     let mut loader = DefinitionsLoader::new();
     for f in &files {
-        let text = std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
+        let text =
+            std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
         loader.add_source(&f.display().to_string(), &text);
     }
     loader.finish().map_err(|e| anyhow::anyhow!("{e}"))
@@ -154,7 +169,12 @@ fn check(paths: &[PathBuf]) -> Result<()> {
         defs.axes().len(),
         defs.location_types().len(),
         defs.scopes().len(),
-        defs.localization().languages().keys().cloned().collect::<Vec<_>>().join(", ")
+        defs.localization()
+            .languages()
+            .keys()
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     if findings.is_empty() {
         println!("no findings");

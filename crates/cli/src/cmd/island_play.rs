@@ -37,7 +37,8 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let defs = super::island::load(&args.defs)?;
     let game = match &args.load {
         Some(path) => {
-            let json = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            let json = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
             Game::load(&defs, &json).with_context(|| format!("loading {}", path.display()))?
         }
         None => Game::new(&defs, &args.scope, Seed::parse(&args.seed))?,
@@ -47,8 +48,14 @@ pub fn run(args: PlayArgs) -> Result<()> {
     writeln!(out, "{}", session.intro())?;
     let lines: Box<dyn Iterator<Item = std::io::Result<String>>> = match &args.script {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-            Box::new(text.lines().map(|l| Ok(l.to_string())).collect::<Vec<_>>().into_iter())
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            Box::new(
+                text.lines()
+                    .map(|l| Ok(l.to_string()))
+                    .collect::<Vec<_>>()
+                    .into_iter(),
+            )
         }
         None => Box::new(std::io::stdin().lock().lines()),
     };

@@ -25,7 +25,9 @@ pub struct DefinitionsLoader {
 
 impl std::fmt::Debug for DefinitionsLoader {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DefinitionsLoader").field("files", &self.files).finish_non_exhaustive()
+        f.debug_struct("DefinitionsLoader")
+            .field("files", &self.files)
+            .finish_non_exhaustive()
     }
 }
 
@@ -39,11 +41,19 @@ impl DefinitionsLoader {
     /// reports every one of them.
     pub fn add_source(&mut self, name: &str, text: &str) -> &mut Self {
         self.files.push(name.to_string());
-        let mut parser = FileParser { draft: &mut self.draft, r: Reader::new(name, text) };
+        let mut parser = FileParser {
+            draft: &mut self.draft,
+            r: Reader::new(name, text),
+        };
         match crate::yaml::parse(text) {
             Ok(root) => parser.file(&root),
             Err(e) => {
-                let d = parser.r.diagnostic(e.line, e.column, "", format!("invalid YAML: {}", e.message));
+                let d = parser.r.diagnostic(
+                    e.line,
+                    e.column,
+                    "",
+                    format!("invalid YAML: {}", e.message),
+                );
                 parser.r.diags.push(d);
             }
         }
@@ -56,7 +66,11 @@ impl DefinitionsLoader {
     pub fn finish(self) -> Result<Definitions, LoadError> {
         let mut draft = self.draft;
         let mut diags = std::mem::take(&mut draft.diags);
-        if draft.object_defs.is_empty() && draft.location_types.is_empty() && draft.scopes.is_empty() && diags.is_empty() {
+        if draft.object_defs.is_empty()
+            && draft.location_types.is_empty()
+            && draft.scopes.is_empty()
+            && diags.is_empty()
+        {
             diags.push(Diagnostic {
                 file: self.files.first().cloned().unwrap_or_else(|| "<no sources>".into()),
                 line: 0,
@@ -71,8 +85,13 @@ impl DefinitionsLoader {
         if diags.is_empty() {
             return Ok(defs);
         }
-        let order = |d: &Diagnostic| self.files.iter().position(|f| *f == d.file).unwrap_or(usize::MAX);
-        diags.sort_by(|a, b| (order(a), a.line, a.column).cmp(&(order(b), b.line, b.column)));
+        let order = |d: &Diagnostic| {
+            self.files
+                .iter()
+                .position(|f| *f == d.file)
+                .unwrap_or(usize::MAX)
+        };
+        diags.sort_by_key(|d| (order(d), d.line, d.column));
         diags.dedup();
         Err(LoadError { diagnostics: diags })
     }
@@ -84,7 +103,9 @@ impl DefinitionsLoader {
 /// let defs = mangekyo_island::load_definitions(mangekyo_island::example::sources()).unwrap();
 /// assert!(defs.location_types().len() >= 8);
 /// ```
-pub fn load_definitions<'a>(sources: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Definitions, LoadError> {
+pub fn load_definitions<'a>(
+    sources: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Result<Definitions, LoadError> {
     let mut loader = DefinitionsLoader::new();
     for (name, text) in sources {
         loader.add_source(name, text);

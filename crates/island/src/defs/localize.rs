@@ -94,12 +94,21 @@ mod tests {
                 variants: [("birch".to_string(), "Birch Wood".to_string())].into(),
             },
         );
-        let en = Language { ordinal: None, location_types: types };
-        Localization { languages: [("en".to_string(), en)].into() }
+        let en = Language {
+            ordinal: None,
+            location_types: types,
+        };
+        Localization {
+            languages: [("en".to_string(), en)].into(),
+        }
     }
 
     fn name(variant: Option<&str>, ordinal: Option<u32>) -> LocationName {
-        LocationName { location_type: "forest".into(), variant: variant.map(Into::into), ordinal }
+        LocationName {
+            location_type: "forest".into(),
+            variant: variant.map(Into::into),
+            ordinal,
+        }
     }
 
     #[test]

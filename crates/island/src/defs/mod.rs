@@ -29,8 +29,12 @@ pub const COASTAL_DISTANCE_AXIS: &str = "coastal_distance";
 pub const PROGRESS_PROPERTY: &str = "exploration";
 
 /// Path properties the spawner writes; object defs may not declare them.
-pub const PATH_PROPERTIES: [&str; 4] =
-    ["travel_minutes", "required_progress", "destination_id", "return_path_id"];
+pub const PATH_PROPERTIES: [&str; 4] = [
+    "travel_minutes",
+    "required_progress",
+    "destination_id",
+    "return_path_id",
+];
 
 /// Where a definition was written.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -229,7 +233,9 @@ pub struct LocationTypeDef {
 impl LocationTypeDef {
     /// Whether the site's axis values satisfy every hard limit.
     pub fn admits(&self, axes: &BTreeMap<String, f64>) -> bool {
-        self.hard_limits.iter().all(|(axis, lim)| axes.get(axis).is_some_and(|&v| lim.admits(v)))
+        self.hard_limits
+            .iter()
+            .all(|(axis, lim)| axes.get(axis).is_some_and(|&v| lim.admits(v)))
     }
 }
 
@@ -361,10 +367,12 @@ impl Definitions {
     }
     /// One scope, or a [`crate::GenerateError::UnknownScope`].
     pub fn scope(&self, name: &str) -> Result<&ScopeDef, crate::GenerateError> {
-        self.scopes.get(name).ok_or_else(|| crate::GenerateError::UnknownScope {
-            name: name.to_string(),
-            known: self.scopes.keys().cloned().collect::<Vec<_>>().join(", "),
-        })
+        self.scopes
+            .get(name)
+            .ok_or_else(|| crate::GenerateError::UnknownScope {
+                name: name.to_string(),
+                known: self.scopes.keys().cloned().collect::<Vec<_>>().join(", "),
+            })
     }
     /// Translations.
     pub fn localization(&self) -> &Localization {

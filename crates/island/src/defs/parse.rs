@@ -4,8 +4,8 @@
 
 use super::read::{Fields, Reader, index, join};
 use super::{
-    AxisDef, AxisRange, LayerDef, LayerKind, Localization, ObjectDef, ObjectKind, Origin, PATH_PROPERTIES,
-    PropertyRange, TypeNames,
+    AxisDef, AxisRange, LayerDef, LayerKind, Localization, ObjectDef, ObjectKind, Origin,
+    PATH_PROPERTIES, PropertyRange, TypeNames,
 };
 use crate::error::Diagnostic;
 use crate::yaml::{Node, Value};
@@ -15,8 +15,13 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const MAX_AXIS_LEVELS: u64 = 1_000_000;
 
 /// The top-level keys a definitions file may hold.
-pub(crate) const ROOT_KEYS: [&str; 5] =
-    ["object_defs", "axes", "location_types", "generation_scopes", "localization"];
+pub(crate) const ROOT_KEYS: [&str; 5] = [
+    "object_defs",
+    "axes",
+    "location_types",
+    "generation_scopes",
+    "localization",
+];
 
 /// A position a later check may need to point at.
 #[derive(Clone, Debug)]
@@ -61,7 +66,12 @@ impl Draft {
     /// broken).
     fn taken(&self, path: &str) -> Option<String> {
         if self.broken.contains(path) || self.is_defined(path) {
-            return Some(self.spots.get(path).map(|s| format!("{}:{}:{}", s.file, s.line, s.column)).unwrap_or_default());
+            return Some(
+                self.spots
+                    .get(path)
+                    .map(|s| format!("{}:{}:{}", s.file, s.line, s.column))
+                    .unwrap_or_default(),
+            );
         }
         None
     }
@@ -87,21 +97,36 @@ pub(crate) struct FileParser<'d, 's> {
 impl<'d, 's> FileParser<'d, 's> {
     /// Records the position of `node` under `path`.
     pub(crate) fn spot(&mut self, node: &Node, path: &str) {
-        let d = self.r.diagnostic(node.line, node.column, path, String::new());
-        let spot = Spot { file: d.file, line: d.line, column: d.column, source_line: d.source_line };
+        let d = self
+            .r
+            .diagnostic(node.line, node.column, path, String::new());
+        let spot = Spot {
+            file: d.file,
+            line: d.line,
+            column: d.column,
+            source_line: d.source_line,
+        };
         self.draft.spots.insert(path.to_string(), spot);
     }
 
     /// The origin of a definition whose key is `node`.
     pub(crate) fn origin(&self, node: &Node) -> Origin {
-        Origin { file: self.r.file().to_string(), line: node.line, column: node.column }
+        Origin {
+            file: self.r.file().to_string(),
+            line: node.line,
+            column: node.column,
+        }
     }
 
     /// Claims `section.name` for a new definition, reporting duplicates.
     pub(crate) fn claim(&mut self, key: &Node, path: &str, what: &str) -> bool {
         if let Some(at) = self.draft.taken(path) {
             let name = path.split_once('.').map_or(path, |(_, n)| n);
-            self.r.error(key, path, format!("{what} '{name}' is already defined at {at}"));
+            self.r.error(
+                key,
+                path,
+                format!("{what} '{name}' is already defined at {at}"),
+            );
             return false;
         }
         self.spot(key, path);
@@ -134,15 +159,33 @@ impl<'d, 's> FileParser<'d, 's> {
         if root.value == Value::Null {
             return;
         }
-        let Some(mut f) = self.r.map(root, "", "a mapping of sections (object_defs, axes, …)") else {
+        let Some(mut f) = self
+            .r
+            .map(root, "", "a mapping of sections (object_defs, axes, …)")
+        else {
             return;
         };
         for (key, _, value) in section_entries(&mut f) {
             match key.as_str() {
-                "object_defs" => self.each(value, "object_defs", ("object def", "object defs"), Self::object_def),
+                "object_defs" => self.each(
+                    value,
+                    "object_defs",
+                    ("object def", "object defs"),
+                    Self::object_def,
+                ),
                 "axes" => self.each(value, "axes", ("axis", "axes"), Self::axis),
-                "location_types" => self.each(value, "location_types", ("location type", "location types"), Self::location_type),
-                "generation_scopes" => self.each(value, "generation_scopes", ("generation scope", "generation scopes"), Self::scope),
+                "location_types" => self.each(
+                    value,
+                    "location_types",
+                    ("location type", "location types"),
+                    Self::location_type,
+                ),
+                "generation_scopes" => self.each(
+                    value,
+                    "generation_scopes",
+                    ("generation scope", "generation scopes"),
+                    Self::scope,
+                ),
                 "localization" => self.localization(value),
                 _ => {}
             }
@@ -161,7 +204,10 @@ impl<'d, 's> FileParser<'d, 's> {
         if node.value == Value::Null {
             return;
         }
-        let Some(mut f) = self.r.map(node, section, &format!("a mapping from names to {plural}")) else {
+        let Some(mut f) = self
+            .r
+            .map(node, section, &format!("a mapping from names to {plural}"))
+        else {
             return;
         };
         for (name, key, value) in f.all() {
@@ -171,37 +217,61 @@ impl<'d, 's> FileParser<'d, 's> {
     }
 
     fn object_def(&mut self, name: &str, key: &Node, node: &Node, path: &str) -> Option<()> {
-        let mut f = self.r.map(node, path, "an object def ({ kind, properties })")?;
-        let kind = f.req(&mut self.r, path, "kind", "location, path or character").and_then(|n| {
-            let p = join(path, "kind");
-            match self.r.string(n, &p)?.as_str() {
-                "location" => Some(ObjectKind::Location),
-                "path" => Some(ObjectKind::Path),
-                "character" => Some(ObjectKind::Character),
-                other => {
-                    self.r.error(n, &p, format!("unknown kind '{other}'; expected location, path or character"));
-                    None
+        let mut f = self
+            .r
+            .map(node, path, "an object def ({ kind, properties })")?;
+        let kind = f
+            .req(&mut self.r, path, "kind", "location, path or character")
+            .and_then(|n| {
+                let p = join(path, "kind");
+                match self.r.string(n, &p)?.as_str() {
+                    "location" => Some(ObjectKind::Location),
+                    "path" => Some(ObjectKind::Path),
+                    "character" => Some(ObjectKind::Character),
+                    other => {
+                        self.r.error(
+                            n,
+                            &p,
+                            format!("unknown kind '{other}'; expected location, path or character"),
+                        );
+                        None
+                    }
                 }
-            }
-        });
+            });
         let properties = match f.opt("properties") {
             Some(n) => self.properties(n, &join(path, "properties"), kind),
             None => Some(BTreeMap::new()),
         };
         f.finish(&mut self.r, path, &["kind", "properties"]);
-        let def = ObjectDef { name: name.to_string(), kind: kind?, properties: properties?, origin: self.origin(key) };
+        let def = ObjectDef {
+            name: name.to_string(),
+            kind: kind?,
+            properties: properties?,
+            origin: self.origin(key),
+        };
         self.draft.object_defs.insert(name.to_string(), def);
         Some(())
     }
 
-    fn properties(&mut self, node: &Node, path: &str, kind: Option<ObjectKind>) -> Option<BTreeMap<String, PropertyRange>> {
-        let mut f = self.r.map(node, path, "a mapping from property names to { min, max }")?;
+    fn properties(
+        &mut self,
+        node: &Node,
+        path: &str,
+        kind: Option<ObjectKind>,
+    ) -> Option<BTreeMap<String, PropertyRange>> {
+        let mut f = self
+            .r
+            .map(node, path, "a mapping from property names to { min, max }")?;
         let mut out = BTreeMap::new();
         let mut ok = true;
         for (name, key, value) in f.all() {
             let p = join(path, &name);
             if kind == Some(ObjectKind::Path) && PATH_PROPERTIES.contains(&name.as_str()) {
-                self.r.error(key, &p, format!("'{name}' is written by the spawner on every path; remove it"));
+                self.r.error(
+                    key,
+                    &p,
+                    format!("'{name}' is written by the spawner on every path; remove it"),
+                );
                 ok = false;
                 continue;
             }
@@ -218,12 +288,20 @@ impl<'d, 's> FileParser<'d, 's> {
     /// `{ min, max }` with `min <= max`.
     pub(crate) fn min_max(&mut self, node: &Node, path: &str) -> Option<(f64, f64)> {
         let mut f = self.r.map(node, path, "{ min, max }")?;
-        let min = f.req(&mut self.r, path, "min", "a number").and_then(|n| self.r.number(n, &join(path, "min")));
-        let max = f.req(&mut self.r, path, "max", "a number").and_then(|n| self.r.number(n, &join(path, "max")));
+        let min = f
+            .req(&mut self.r, path, "min", "a number")
+            .and_then(|n| self.r.number(n, &join(path, "min")));
+        let max = f
+            .req(&mut self.r, path, "max", "a number")
+            .and_then(|n| self.r.number(n, &join(path, "max")));
         f.finish(&mut self.r, path, &["min", "max"]);
         let (min, max) = (min?, max?);
         if min > max {
-            self.r.error(node, path, format!("min ({min}) must not exceed max ({max})"));
+            self.r.error(
+                node,
+                path,
+                format!("min ({min}) must not exceed max ({max})"),
+            );
             return None;
         }
         Some((min, max))
@@ -231,25 +309,49 @@ impl<'d, 's> FileParser<'d, 's> {
 
     fn axis(&mut self, name: &str, key: &Node, node: &Node, path: &str) -> Option<()> {
         let mut f = self.r.map(node, path, "an axis ({ range, layers })")?;
-        let range = f.req(&mut self.r, path, "range", "{ min, max, step }").and_then(|n| self.axis_range(n, &join(path, "range")));
-        let layers = f.req(&mut self.r, path, "layers", "a list of layers").and_then(|n| self.layers(n, &join(path, "layers")));
+        let range = f
+            .req(&mut self.r, path, "range", "{ min, max, step }")
+            .and_then(|n| self.axis_range(n, &join(path, "range")));
+        let layers = f
+            .req(&mut self.r, path, "layers", "a list of layers")
+            .and_then(|n| self.layers(n, &join(path, "layers")));
         f.finish(&mut self.r, path, &["range", "layers"]);
-        let def = AxisDef { name: name.to_string(), range: range?, layers: layers?, origin: self.origin(key) };
+        let def = AxisDef {
+            name: name.to_string(),
+            range: range?,
+            layers: layers?,
+            origin: self.origin(key),
+        };
         self.draft.axes.insert(name.to_string(), def);
         Some(())
     }
 
     fn axis_range(&mut self, node: &Node, path: &str) -> Option<AxisRange> {
         let mut f = self.r.map(node, path, "{ min, max, step }")?;
-        let min = f.req(&mut self.r, path, "min", "a number").and_then(|n| self.r.number(n, &join(path, "min")));
-        let max = f.req(&mut self.r, path, "max", "a number").and_then(|n| self.r.number(n, &join(path, "max")));
+        let min = f
+            .req(&mut self.r, path, "min", "a number")
+            .and_then(|n| self.r.number(n, &join(path, "min")));
+        let max = f
+            .req(&mut self.r, path, "max", "a number")
+            .and_then(|n| self.r.number(n, &join(path, "max")));
         let step = f
             .req(&mut self.r, path, "step", "a number > 0")
-            .and_then(|n| self.r.number_where(n, &join(path, "step"), "> 0", |v| v > 0.0));
+            .and_then(|n| {
+                self.r
+                    .number_where(n, &join(path, "step"), "> 0", |v| v > 0.0)
+            });
         f.finish(&mut self.r, path, &["min", "max", "step"]);
-        let range = AxisRange { min: min?, max: max?, step: step? };
+        let range = AxisRange {
+            min: min?,
+            max: max?,
+            step: step?,
+        };
         if range.min >= range.max {
-            self.r.error(node, path, format!("min ({}) must be below max ({})", range.min, range.max));
+            self.r.error(
+                node,
+                path,
+                format!("min ({}) must be below max ({})", range.min, range.max),
+            );
             return None;
         }
         let steps = range.span() / range.step;
@@ -274,14 +376,20 @@ impl<'d, 's> FileParser<'d, 's> {
             self.r.error(node, path, "an axis needs at least one layer");
             return None;
         }
-        let layers: Vec<Option<LayerDef>> = items.iter().enumerate().map(|(i, n)| self.layer(n, &index(path, i))).collect();
+        let layers: Vec<Option<LayerDef>> = items
+            .iter()
+            .enumerate()
+            .map(|(i, n)| self.layer(n, &index(path, i)))
+            .collect();
         layers.into_iter().collect()
     }
 
     fn layer(&mut self, node: &Node, path: &str) -> Option<LayerDef> {
         let mut f = self.r.map(node, path, "a layer ({ kind, weight, … })")?;
         let weight = match f.opt("weight") {
-            Some(n) => self.r.number_where(n, &join(path, "weight"), "> 0", |v| v > 0.0),
+            Some(n) => self
+                .r
+                .number_where(n, &join(path, "weight"), "> 0", |v| v > 0.0),
             None => Some(1.0),
         };
         let kind_node = f.req(&mut self.r, path, "kind", "distance_field or layered_noise")?;
@@ -292,16 +400,28 @@ impl<'d, 's> FileParser<'d, 's> {
             }
             "layered_noise" => self.noise_layer(f, path),
             other => {
-                self.r.error(kind_node, &join(path, "kind"), format!("unknown layer kind '{other}'; expected distance_field or layered_noise"));
+                self.r.error(
+                    kind_node,
+                    &join(path, "kind"),
+                    format!(
+                        "unknown layer kind '{other}'; expected distance_field or layered_noise"
+                    ),
+                );
                 None
             }
         };
-        Some(LayerDef { weight: weight?, kind: kind? })
+        Some(LayerDef {
+            weight: weight?,
+            kind: kind?,
+        })
     }
 
     fn noise_layer(&mut self, mut f: Fields, path: &str) -> Option<LayerKind> {
         let seed_offset = match f.opt("seed_offset") {
-            Some(n) => self.r.integer(n, &join(path, "seed_offset"), 0, i64::MAX).map(|v| v as u64),
+            Some(n) => self
+                .r
+                .integer(n, &join(path, "seed_offset"), 0, i64::MAX)
+                .map(|v| v as u64),
             None => Some(0),
         };
         let octaves = f
@@ -309,9 +429,20 @@ impl<'d, 's> FileParser<'d, 's> {
             .and_then(|n| self.r.integer(n, &join(path, "octaves"), 1, 16));
         let frequency = f
             .req(&mut self.r, path, "frequency", "a number > 0")
-            .and_then(|n| self.r.number_where(n, &join(path, "frequency"), "> 0", |v| v > 0.0));
-        f.finish(&mut self.r, path, &["kind", "weight", "seed_offset", "octaves", "frequency"]);
-        Some(LayerKind::LayeredNoise { seed_offset: seed_offset?, octaves: octaves? as u32, frequency: frequency? })
+            .and_then(|n| {
+                self.r
+                    .number_where(n, &join(path, "frequency"), "> 0", |v| v > 0.0)
+            });
+        f.finish(
+            &mut self.r,
+            path,
+            &["kind", "weight", "seed_offset", "octaves", "frequency"],
+        );
+        Some(LayerKind::LayeredNoise {
+            seed_offset: seed_offset?,
+            octaves: octaves? as u32,
+            frequency: frequency?,
+        })
     }
 
     fn localization(&mut self, node: &Node) {
@@ -319,7 +450,11 @@ impl<'d, 's> FileParser<'d, 's> {
         if node.value == Value::Null {
             return;
         }
-        let Some(mut f) = self.r.map(node, path, "a mapping from language codes (en, ja, …) to strings") else {
+        let Some(mut f) = self.r.map(
+            node,
+            path,
+            "a mapping from language codes (en, ja, …) to strings",
+        ) else {
             return;
         };
         for (lang, _, value) in f.all() {
@@ -329,16 +464,35 @@ impl<'d, 's> FileParser<'d, 's> {
     }
 
     fn language(&mut self, lang: &str, node: &Node, path: &str) {
-        let Some(mut f) = self.r.map(node, path, "{ ordinal, location_types }") else { return };
+        let Some(mut f) = self.r.map(node, path, "{ ordinal, location_types }") else {
+            return;
+        };
         if let Some(n) = f.opt("ordinal") {
             let p = join(path, "ordinal");
             if let Some(pattern) = self.r.string(n, &p) {
                 if !pattern.contains("{n}") {
-                    self.r.error(n, &p, "an ordinal pattern must contain {n} (the number)");
-                } else if self.draft.localization.languages.get(lang).and_then(|l| l.ordinal.as_ref()).is_some() {
-                    self.r.error(n, &p, format!("the ordinal pattern of '{lang}' is already defined"));
+                    self.r
+                        .error(n, &p, "an ordinal pattern must contain {n} (the number)");
+                } else if self
+                    .draft
+                    .localization
+                    .languages
+                    .get(lang)
+                    .and_then(|l| l.ordinal.as_ref())
+                    .is_some()
+                {
+                    self.r.error(
+                        n,
+                        &p,
+                        format!("the ordinal pattern of '{lang}' is already defined"),
+                    );
                 } else {
-                    self.draft.localization.languages.entry(lang.to_string()).or_default().ordinal = Some(pattern);
+                    self.draft
+                        .localization
+                        .languages
+                        .entry(lang.to_string())
+                        .or_default()
+                        .ordinal = Some(pattern);
                 }
             }
         }
@@ -350,31 +504,60 @@ impl<'d, 's> FileParser<'d, 's> {
                 }
             }
         }
-        self.draft.localization.languages.entry(lang.to_string()).or_default();
+        self.draft
+            .localization
+            .languages
+            .entry(lang.to_string())
+            .or_default();
         f.finish(&mut self.r, path, &["ordinal", "location_types"]);
     }
 
     fn type_names(&mut self, lang: &str, ty: &str, key: &Node, node: &Node, path: &str) {
-        let known = self.draft.localization.languages.get(lang).is_some_and(|l| l.location_types.contains_key(ty));
+        let known = self
+            .draft
+            .localization
+            .languages
+            .get(lang)
+            .is_some_and(|l| l.location_types.contains_key(ty));
         if known || self.draft.spots.contains_key(path) {
-            let at = self.draft.spots.get(path).map(|s| format!("{}:{}:{}", s.file, s.line, s.column)).unwrap_or_default();
-            self.r.error(key, path, format!("names of '{ty}' in '{lang}' are already defined at {at}"));
+            let at = self
+                .draft
+                .spots
+                .get(path)
+                .map(|s| format!("{}:{}:{}", s.file, s.line, s.column))
+                .unwrap_or_default();
+            self.r.error(
+                key,
+                path,
+                format!("names of '{ty}' in '{lang}' are already defined at {at}"),
+            );
             return;
         }
         self.spot(key, path);
         let names = if let Value::Str(_) = node.value {
-            self.r.string(node, path).map(|name| TypeNames { name: Some(name), variants: BTreeMap::new() })
+            self.r.string(node, path).map(|name| TypeNames {
+                name: Some(name),
+                variants: BTreeMap::new(),
+            })
         } else {
             self.full_type_names(node, path)
         };
         if let Some(names) = names {
-            self.draft.localization.languages.entry(lang.to_string()).or_default().location_types.insert(ty.to_string(), names);
+            self.draft
+                .localization
+                .languages
+                .entry(lang.to_string())
+                .or_default()
+                .location_types
+                .insert(ty.to_string(), names);
         }
     }
 
     fn full_type_names(&mut self, node: &Node, path: &str) -> Option<TypeNames> {
         let mut f = self.r.map(node, path, "a name, or { name, variants }")?;
-        let name = f.opt("name").and_then(|n| self.r.string(n, &join(path, "name")));
+        let name = f
+            .opt("name")
+            .and_then(|n| self.r.string(n, &join(path, "name")));
         let mut variants = BTreeMap::new();
         if let Some(n) = f.opt("variants") {
             let p = join(path, "variants");

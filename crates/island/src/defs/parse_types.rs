@@ -4,8 +4,8 @@
 use super::parse::FileParser;
 use super::read::{index, join};
 use super::{
-    AxisPreference, CoastDef, ElevationDef, ExploreDef, Guarantee, HardLimit, LocationTypeDef, OrderBy, Prefer,
-    ScopeDef, VariantDef,
+    AxisPreference, CoastDef, ElevationDef, ExploreDef, Guarantee, HardLimit, LocationTypeDef,
+    OrderBy, Prefer, ScopeDef, VariantDef,
 };
 use crate::yaml::{Node, Value};
 use std::collections::BTreeMap;
@@ -20,15 +20,32 @@ pub const MAX_SITE_COUNT: u32 = 1_000_000;
 pub const MIN_SITE_COUNT: u32 = 3;
 
 impl FileParser<'_, '_> {
-    pub(crate) fn location_type(&mut self, name: &str, key: &Node, node: &Node, path: &str) -> Option<()> {
-        let mut f = self.r.map(node, path, "a location type ({ object_def, axis_preferences, … })")?;
-        let object_def = f.req(&mut self.r, path, "object_def", "the name of an object def").and_then(|n| {
-            let p = join(path, "object_def");
-            self.spot(n, &p);
-            self.r.string(n, &p)
-        });
+    pub(crate) fn location_type(
+        &mut self,
+        name: &str,
+        key: &Node,
+        node: &Node,
+        path: &str,
+    ) -> Option<()> {
+        let mut f = self.r.map(
+            node,
+            path,
+            "a location type ({ object_def, axis_preferences, … })",
+        )?;
+        let object_def = f
+            .req(&mut self.r, path, "object_def", "the name of an object def")
+            .and_then(|n| {
+                let p = join(path, "object_def");
+                self.spot(n, &p);
+                self.r.string(n, &p)
+            });
         let preferences = f
-            .req(&mut self.r, path, "axis_preferences", "a mapping from axes to { value, weight }")
+            .req(
+                &mut self.r,
+                path,
+                "axis_preferences",
+                "a mapping from axes to { value, weight }",
+            )
             .and_then(|n| self.preferences(n, &join(path, "axis_preferences")));
         let hard_limits = match f.opt("hard_limits") {
             Some(n) => self.hard_limits(n, &join(path, "hard_limits")),
@@ -42,7 +59,17 @@ impl FileParser<'_, '_> {
             Some(n) => self.variants(n, &join(path, "variants")),
             None => Some(Vec::new()),
         };
-        f.finish(&mut self.r, path, &["object_def", "axis_preferences", "hard_limits", "fallback", "variants"]);
+        f.finish(
+            &mut self.r,
+            path,
+            &[
+                "object_def",
+                "axis_preferences",
+                "hard_limits",
+                "fallback",
+                "variants",
+            ],
+        );
         let def = LocationTypeDef {
             name: name.to_string(),
             object_def: object_def?,
@@ -57,10 +84,16 @@ impl FileParser<'_, '_> {
     }
 
     fn preferences(&mut self, node: &Node, path: &str) -> Option<BTreeMap<String, AxisPreference>> {
-        let mut f = self.r.map(node, path, "a mapping from axes to { value, weight }")?;
+        let mut f = self
+            .r
+            .map(node, path, "a mapping from axes to { value, weight }")?;
         let entries = f.all();
         if entries.is_empty() {
-            self.r.error(node, path, "a location type needs at least one axis preference (it is how sites choose it)");
+            self.r.error(
+                node,
+                path,
+                "a location type needs at least one axis preference (it is how sites choose it)",
+            );
             return None;
         }
         let mut out = BTreeMap::new();
@@ -81,20 +114,32 @@ impl FileParser<'_, '_> {
     /// `{ value, weight }`, or a bare number (weight 1).
     fn preference(&mut self, node: &Node, path: &str) -> Option<AxisPreference> {
         if matches!(node.value, Value::Int(_) | Value::Float(_)) {
-            return self.r.number(node, path).map(|value| AxisPreference { value, weight: 1.0 });
+            return self
+                .r
+                .number(node, path)
+                .map(|value| AxisPreference { value, weight: 1.0 });
         }
         let mut f = self.r.map(node, path, "{ value, weight } or a number")?;
-        let value = f.req(&mut self.r, path, "value", "a number").and_then(|n| self.r.number(n, &join(path, "value")));
+        let value = f
+            .req(&mut self.r, path, "value", "a number")
+            .and_then(|n| self.r.number(n, &join(path, "value")));
         let weight = match f.opt("weight") {
-            Some(n) => self.r.number_where(n, &join(path, "weight"), "> 0", |v| v > 0.0),
+            Some(n) => self
+                .r
+                .number_where(n, &join(path, "weight"), "> 0", |v| v > 0.0),
             None => Some(1.0),
         };
         f.finish(&mut self.r, path, &["value", "weight"]);
-        Some(AxisPreference { value: value?, weight: weight? })
+        Some(AxisPreference {
+            value: value?,
+            weight: weight?,
+        })
     }
 
     fn hard_limits(&mut self, node: &Node, path: &str) -> Option<BTreeMap<String, HardLimit>> {
-        let mut f = self.r.map(node, path, "a mapping from axes to { min, max }")?;
+        let mut f = self
+            .r
+            .map(node, path, "a mapping from axes to { min, max }")?;
         let mut out = BTreeMap::new();
         let mut ok = true;
         for (axis, key, value) in f.all() {
@@ -111,19 +156,26 @@ impl FileParser<'_, '_> {
     }
 
     fn hard_limit(&mut self, node: &Node, path: &str) -> Option<HardLimit> {
-        let mut f = self.r.map(node, path, "{ min, max } (either may be left out)")?;
+        let mut f = self
+            .r
+            .map(node, path, "{ min, max } (either may be left out)")?;
         let min = f.opt("min").map(|n| self.r.number(n, &join(path, "min")));
         let max = f.opt("max").map(|n| self.r.number(n, &join(path, "max")));
         f.finish(&mut self.r, path, &["min", "max"]);
         if min.is_none() && max.is_none() {
-            self.r.error(node, path, "a hard limit needs min, max or both");
+            self.r
+                .error(node, path, "a hard limit needs min, max or both");
             return None;
         }
-        let limit = HardLimit { min: min.map_or(Some(None), |v| v.map(Some))?, max: max.map_or(Some(None), |v| v.map(Some))? };
+        let limit = HardLimit {
+            min: min.map_or(Some(None), |v| v.map(Some))?,
+            max: max.map_or(Some(None), |v| v.map(Some))?,
+        };
         if let (Some(lo), Some(hi)) = (limit.min, limit.max)
             && lo > hi
         {
-            self.r.error(node, path, format!("min ({lo}) must not exceed max ({hi})"));
+            self.r
+                .error(node, path, format!("min ({lo}) must not exceed max ({hi})"));
             return None;
         }
         Some(limit)
@@ -132,8 +184,20 @@ impl FileParser<'_, '_> {
     fn fallback(&mut self, node: &Node, path: &str) -> Option<i64> {
         let mut f = self.r.map(node, path, "{ priority }")?;
         let priority = f
-            .req(&mut self.r, path, "priority", "a whole number; the highest priority wins")
-            .and_then(|n| self.r.integer(n, &join(path, "priority"), i64::from(i32::MIN), i64::from(i32::MAX)));
+            .req(
+                &mut self.r,
+                path,
+                "priority",
+                "a whole number; the highest priority wins",
+            )
+            .and_then(|n| {
+                self.r.integer(
+                    n,
+                    &join(path, "priority"),
+                    i64::from(i32::MIN),
+                    i64::from(i32::MAX),
+                )
+            });
         f.finish(&mut self.r, path, &["priority"]);
         priority
     }
@@ -146,7 +210,11 @@ impl FileParser<'_, '_> {
             let p = index(path, i);
             match self.variant(item, &p) {
                 Some(v) if out.iter().any(|o| o.id == v.id) => {
-                    self.r.error(item, &p, format!("variant id '{}' is used twice in this type", v.id));
+                    self.r.error(
+                        item,
+                        &p,
+                        format!("variant id '{}' is used twice in this type", v.id),
+                    );
                     ok = false;
                 }
                 Some(v) => out.push(v),
@@ -158,52 +226,99 @@ impl FileParser<'_, '_> {
 
     fn variant(&mut self, node: &Node, path: &str) -> Option<VariantDef> {
         let mut f = self.r.map(node, path, "{ id, props }")?;
-        let id = f.req(&mut self.r, path, "id", "a name").and_then(|n| self.r.string(n, &join(path, "id")));
+        let id = f
+            .req(&mut self.r, path, "id", "a name")
+            .and_then(|n| self.r.string(n, &join(path, "id")));
         let mut props = Some(BTreeMap::new());
         if let Some(n) = f.opt("props") {
             let pp = join(path, "props");
-            props = self.r.map(n, &pp, "a mapping from property names to numbers").and_then(|mut pf| {
-                let mut out = BTreeMap::new();
-                let mut ok = true;
-                for (name, key, value) in pf.all() {
-                    let p = join(&pp, &name);
-                    self.spot(key, &p);
-                    match self.r.number(value, &p) {
-                        Some(v) => {
-                            out.insert(name, v);
+            props = self
+                .r
+                .map(n, &pp, "a mapping from property names to numbers")
+                .and_then(|mut pf| {
+                    let mut out = BTreeMap::new();
+                    let mut ok = true;
+                    for (name, key, value) in pf.all() {
+                        let p = join(&pp, &name);
+                        self.spot(key, &p);
+                        match self.r.number(value, &p) {
+                            Some(v) => {
+                                out.insert(name, v);
+                            }
+                            None => ok = false,
                         }
-                        None => ok = false,
                     }
-                }
-                ok.then_some(out)
-            });
+                    ok.then_some(out)
+                });
         }
         f.finish(&mut self.r, path, &["id", "props"]);
-        Some(VariantDef { id: id?, props: props? })
+        Some(VariantDef {
+            id: id?,
+            props: props?,
+        })
     }
 
     pub(crate) fn scope(&mut self, name: &str, key: &Node, node: &Node, path: &str) -> Option<()> {
         let mut f = self.r.map(node, path, "a generation scope")?;
         let site_count = f
-            .req(&mut self.r, path, "site_count", "{ min, max }, both inclusive")
+            .req(
+                &mut self.r,
+                path,
+                "site_count",
+                "{ min, max }, both inclusive",
+            )
             .and_then(|n| self.site_count(n, &join(path, "site_count")));
         let meters = f
-            .req(&mut self.r, path, "meters_per_distance_unit", "a number > 0")
-            .and_then(|n| self.r.number_where(n, &join(path, "meters_per_distance_unit"), "> 0", |v| v > 0.0));
+            .req(
+                &mut self.r,
+                path,
+                "meters_per_distance_unit",
+                "a number > 0",
+            )
+            .and_then(|n| {
+                self.r
+                    .number_where(n, &join(path, "meters_per_distance_unit"), "> 0", |v| {
+                        v > 0.0
+                    })
+            });
         let elevation = f
             .req(&mut self.r, path, "elevation", "{ axis, top_meters }")
             .and_then(|n| self.elevation(n, &join(path, "elevation")));
-        let detour = f.req(&mut self.r, path, "extra_edge_detour_threshold", "a number >= 1").and_then(|n| {
-            self.r.number_where(n, &join(path, "extra_edge_detour_threshold"), ">= 1 (a path is never shorter than the direct line)", |v| v >= 1.0)
-        });
+        let detour = f
+            .req(
+                &mut self.r,
+                path,
+                "extra_edge_detour_threshold",
+                "a number >= 1",
+            )
+            .and_then(|n| {
+                self.r.number_where(
+                    n,
+                    &join(path, "extra_edge_detour_threshold"),
+                    ">= 1 (a path is never shorter than the direct line)",
+                    |v| v >= 1.0,
+                )
+            });
         let crowding = match f.opt("crowding_penalty_per_duplicate") {
-            Some(n) => self.r.number_where(n, &join(path, "crowding_penalty_per_duplicate"), ">= 0", |v| v >= 0.0),
+            Some(n) => self.r.number_where(
+                n,
+                &join(path, "crowding_penalty_per_duplicate"),
+                ">= 0",
+                |v| v >= 0.0,
+            ),
             None => Some(0.0),
         };
         let max_per_type = match f.opt("max_sites_per_type") {
             Some(n) => {
                 self.spot(n, &join(path, "max_sites_per_type"));
-                self.r.integer(n, &join(path, "max_sites_per_type"), 1, i64::from(MAX_SITE_COUNT)).map(|v| Some(v as u32))
+                self.r
+                    .integer(
+                        n,
+                        &join(path, "max_sites_per_type"),
+                        1,
+                        i64::from(MAX_SITE_COUNT),
+                    )
+                    .map(|v| Some(v as u32))
             }
             None => Some(None),
         };
@@ -216,10 +331,20 @@ impl FileParser<'_, '_> {
             None => Some(Vec::new()),
         };
         let start = f
-            .req(&mut self.r, path, "start", "a list of location types, first match wins")
+            .req(
+                &mut self.r,
+                path,
+                "start",
+                "a list of location types, first match wins",
+            )
             .and_then(|n| self.name_list(n, &join(path, "start")));
         let player = self.reference(&mut f, path, "player", "the object def of the explorer");
-        let path_def = self.reference(&mut f, path, "path", "the object def every path spawns from");
+        let path_def = self.reference(
+            &mut f,
+            path,
+            "path",
+            "the object def every path spawns from",
+        );
         let explore = f
             .req(&mut self.r, path, "explore", "{ minutes, progress }")
             .and_then(|n| self.explore(n, &join(path, "explore")));
@@ -245,7 +370,13 @@ impl FileParser<'_, '_> {
     }
 
     /// A required string key whose position is kept for cross-checks.
-    fn reference(&mut self, f: &mut super::read::Fields, path: &str, key: &str, what: &str) -> Option<String> {
+    fn reference(
+        &mut self,
+        f: &mut super::read::Fields,
+        path: &str,
+        key: &str,
+        what: &str,
+    ) -> Option<String> {
         let n = f.req(&mut self.r, path, key, what)?;
         let p = join(path, key);
         self.spot(n, &p);
@@ -256,12 +387,20 @@ impl FileParser<'_, '_> {
         self.spot(node, path);
         let mut f = self.r.map(node, path, "{ min, max }")?;
         let (lo, hi) = (i64::from(MIN_SITE_COUNT), i64::from(MAX_SITE_COUNT));
-        let min = f.req(&mut self.r, path, "min", "a whole number").and_then(|n| self.r.integer(n, &join(path, "min"), lo, hi));
-        let max = f.req(&mut self.r, path, "max", "a whole number").and_then(|n| self.r.integer(n, &join(path, "max"), lo, hi));
+        let min = f
+            .req(&mut self.r, path, "min", "a whole number")
+            .and_then(|n| self.r.integer(n, &join(path, "min"), lo, hi));
+        let max = f
+            .req(&mut self.r, path, "max", "a whole number")
+            .and_then(|n| self.r.integer(n, &join(path, "max"), lo, hi));
         f.finish(&mut self.r, path, &["min", "max"]);
         let (min, max) = (min?, max?);
         if min > max {
-            self.r.error(node, path, format!("min ({min}) must not exceed max ({max})"));
+            self.r.error(
+                node,
+                path,
+                format!("min ({min}) must not exceed max ({max})"),
+            );
             return None;
         }
         Some((min as u32, max as u32))
@@ -271,29 +410,62 @@ impl FileParser<'_, '_> {
         let mut f = self.r.map(node, path, "{ axis, top_meters }")?;
         let axis = self.reference(&mut f, path, "axis", "the elevation axis");
         let top = f
-            .req(&mut self.r, path, "top_meters", "metres at the axis maximum")
-            .and_then(|n| self.r.number_where(n, &join(path, "top_meters"), ">= 0", |v| v >= 0.0));
+            .req(
+                &mut self.r,
+                path,
+                "top_meters",
+                "metres at the axis maximum",
+            )
+            .and_then(|n| {
+                self.r
+                    .number_where(n, &join(path, "top_meters"), ">= 0", |v| v >= 0.0)
+            });
         f.finish(&mut self.r, path, &["axis", "top_meters"]);
-        Some(ElevationDef { axis: axis?, top_meters: top? })
+        Some(ElevationDef {
+            axis: axis?,
+            top_meters: top?,
+        })
     }
 
     fn coast(&mut self, node: &Node, path: &str) -> Option<CoastDef> {
-        let mut f = self.r.map(node, path, "{ clamp_ring_sites, band_max_distance }")?;
+        let mut f = self
+            .r
+            .map(node, path, "{ clamp_ring_sites, band_max_distance }")?;
         let clamp = f
             .req(&mut self.r, path, "clamp_ring_sites", "true or false")
             .and_then(|n| self.r.boolean(n, &join(path, "clamp_ring_sites")));
-        let band = f.req(&mut self.r, path, "band_max_distance", "a coastal_distance value").and_then(|n| {
-            let p = join(path, "band_max_distance");
-            self.spot(n, &p);
-            self.r.number(n, &p)
-        });
-        f.finish(&mut self.r, path, &["clamp_ring_sites", "band_max_distance"]);
-        Some(CoastDef { clamp_ring_sites: clamp?, band_max_distance: band? })
+        let band = f
+            .req(
+                &mut self.r,
+                path,
+                "band_max_distance",
+                "a coastal_distance value",
+            )
+            .and_then(|n| {
+                let p = join(path, "band_max_distance");
+                self.spot(n, &p);
+                self.r.number(n, &p)
+            });
+        f.finish(
+            &mut self.r,
+            path,
+            &["clamp_ring_sites", "band_max_distance"],
+        );
+        Some(CoastDef {
+            clamp_ring_sites: clamp?,
+            band_max_distance: band?,
+        })
     }
 
     fn guarantees(&mut self, node: &Node, path: &str) -> Option<Vec<Guarantee>> {
-        let items = self.r.seq(node, path, "a list of { type, count, order_by }")?;
-        let parsed: Vec<Option<Guarantee>> = items.iter().enumerate().map(|(i, n)| self.guarantee(n, &index(path, i))).collect();
+        let items = self
+            .r
+            .seq(node, path, "a list of { type, count, order_by }")?;
+        let parsed: Vec<Option<Guarantee>> = items
+            .iter()
+            .enumerate()
+            .map(|(i, n)| self.guarantee(n, &index(path, i)))
+            .collect();
         parsed.into_iter().collect()
     }
 
@@ -302,31 +474,47 @@ impl FileParser<'_, '_> {
         let ty = self.reference(&mut f, path, "type", "a location type");
         let count = f
             .req(&mut self.r, path, "count", "a whole number >= 1")
-            .and_then(|n| self.r.integer(n, &join(path, "count"), 1, i64::from(MAX_SITE_COUNT)));
+            .and_then(|n| {
+                self.r
+                    .integer(n, &join(path, "count"), 1, i64::from(MAX_SITE_COUNT))
+            });
         let order_by = match f.opt("order_by") {
             Some(n) => self.order_by(n, &join(path, "order_by")).map(Some),
             None => Some(None),
         };
         f.finish(&mut self.r, path, &["type", "count", "order_by"]);
-        Some(Guarantee { location_type: ty?, count: count? as u32, order_by: order_by? })
+        Some(Guarantee {
+            location_type: ty?,
+            count: count? as u32,
+            order_by: order_by?,
+        })
     }
 
     fn order_by(&mut self, node: &Node, path: &str) -> Option<OrderBy> {
         let mut f = self.r.map(node, path, "{ axis, prefer }")?;
         let axis = self.reference(&mut f, path, "axis", "an axis");
-        let prefer = f.req(&mut self.r, path, "prefer", "lowest or highest").and_then(|n| {
-            let p = join(path, "prefer");
-            match self.r.string(n, &p)?.as_str() {
-                "lowest" => Some(Prefer::Lowest),
-                "highest" => Some(Prefer::Highest),
-                other => {
-                    self.r.error(n, &p, format!("unknown preference '{other}'; expected lowest or highest"));
-                    None
+        let prefer = f
+            .req(&mut self.r, path, "prefer", "lowest or highest")
+            .and_then(|n| {
+                let p = join(path, "prefer");
+                match self.r.string(n, &p)?.as_str() {
+                    "lowest" => Some(Prefer::Lowest),
+                    "highest" => Some(Prefer::Highest),
+                    other => {
+                        self.r.error(
+                            n,
+                            &p,
+                            format!("unknown preference '{other}'; expected lowest or highest"),
+                        );
+                        None
+                    }
                 }
-            }
-        });
+            });
         f.finish(&mut self.r, path, &["axis", "prefer"]);
-        Some(OrderBy { axis: axis?, prefer: prefer? })
+        Some(OrderBy {
+            axis: axis?,
+            prefer: prefer?,
+        })
     }
 
     fn name_list(&mut self, node: &Node, path: &str) -> Option<Vec<String>> {
@@ -355,9 +543,15 @@ impl FileParser<'_, '_> {
             .and_then(|n| self.r.integer(n, &join(path, "minutes"), 1, 24 * 60));
         let progress = f
             .req(&mut self.r, path, "progress", "a number > 0")
-            .and_then(|n| self.r.number_where(n, &join(path, "progress"), "> 0", |v| v > 0.0));
+            .and_then(|n| {
+                self.r
+                    .number_where(n, &join(path, "progress"), "> 0", |v| v > 0.0)
+            });
         f.finish(&mut self.r, path, &["minutes", "progress"]);
-        Some(ExploreDef { minutes: minutes? as u32, progress: progress? })
+        Some(ExploreDef {
+            minutes: minutes? as u32,
+            progress: progress?,
+        })
     }
 }
 

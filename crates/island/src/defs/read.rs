@@ -15,7 +15,11 @@ pub(crate) struct Reader<'s> {
 
 /// `path.key`, or `key` at the root.
 pub(crate) fn join(path: &str, key: &str) -> String {
-    if path.is_empty() { key.to_string() } else { format!("{path}.{key}") }
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
 }
 
 /// `path[i]`.
@@ -26,7 +30,11 @@ pub(crate) fn index(path: &str, i: usize) -> String {
 impl<'s> Reader<'s> {
     /// A reader for one source.
     pub(crate) fn new(file: &'s str, text: &'s str) -> Self {
-        Reader { file, lines: text.lines().collect(), diags: Vec::new() }
+        Reader {
+            file,
+            lines: text.lines().collect(),
+            diags: Vec::new(),
+        }
     }
 
     /// The source name.
@@ -35,10 +43,26 @@ impl<'s> Reader<'s> {
     }
 
     /// A diagnostic at `(line, column)` with the source line attached.
-    pub(crate) fn diagnostic(&self, line: u32, column: u32, path: &str, message: String) -> Diagnostic {
-        let source_line =
-            if line > 0 { self.lines.get(line as usize - 1).map(|l| l.to_string()) } else { None };
-        Diagnostic { file: self.file.to_string(), line, column, path: path.to_string(), message, source_line }
+    pub(crate) fn diagnostic(
+        &self,
+        line: u32,
+        column: u32,
+        path: &str,
+        message: String,
+    ) -> Diagnostic {
+        let source_line = if line > 0 {
+            self.lines.get(line as usize - 1).map(|l| l.to_string())
+        } else {
+            None
+        };
+        Diagnostic {
+            file: self.file.to_string(),
+            line,
+            column,
+            path: path.to_string(),
+            message,
+            source_line,
+        }
     }
 
     /// Records a problem at `node`.
@@ -54,8 +78,17 @@ impl<'s> Reader<'s> {
                 let mut fields = Vec::with_capacity(entries.len());
                 for (k, v) in entries {
                     match &k.value {
-                        Value::Str(s) => fields.push(Field { key: s.clone(), key_node: k, value: v, used: false }),
-                        other => self.error(k, path, format!("keys must be names (strings), got {}", other.kind())),
+                        Value::Str(s) => fields.push(Field {
+                            key: s.clone(),
+                            key_node: k,
+                            value: v,
+                            used: false,
+                        }),
+                        other => self.error(
+                            k,
+                            path,
+                            format!("keys must be names (strings), got {}", other.kind()),
+                        ),
                     }
                 }
                 Some(Fields { node, fields })
@@ -87,7 +120,11 @@ impl<'s> Reader<'s> {
                 None
             }
             other => {
-                self.error(node, path, format!("expected a string, got {}", other.kind()));
+                self.error(
+                    node,
+                    path,
+                    format!("expected a string, got {}", other.kind()),
+                );
                 None
             }
         }
@@ -99,7 +136,11 @@ impl<'s> Reader<'s> {
             Value::Int(i) => Some(i as f64),
             Value::Float(f) => Some(f),
             ref other => {
-                self.error(node, path, format!("expected a number, got {}", other.kind()));
+                self.error(
+                    node,
+                    path,
+                    format!("expected a number, got {}", other.kind()),
+                );
                 None
             }
         }
@@ -132,7 +173,11 @@ impl<'s> Reader<'s> {
                 return None;
             }
             ref other => {
-                self.error(node, path, format!("expected a whole number, got {}", other.kind()));
+                self.error(
+                    node,
+                    path,
+                    format!("expected a whole number, got {}", other.kind()),
+                );
                 return None;
             }
         };
@@ -149,7 +194,11 @@ impl<'s> Reader<'s> {
         match node.value {
             Value::Bool(b) => Some(b),
             ref other => {
-                self.error(node, path, format!("expected true or false, got {}", other.kind()));
+                self.error(
+                    node,
+                    path,
+                    format!("expected true or false, got {}", other.kind()),
+                );
                 None
             }
         }
@@ -184,7 +233,13 @@ impl<'n> Fields<'n> {
     }
 
     /// The value of `key`, or a "missing key" error at the mapping.
-    pub(crate) fn req(&mut self, r: &mut Reader, path: &str, key: &str, what: &str) -> Option<&'n Node> {
+    pub(crate) fn req(
+        &mut self,
+        r: &mut Reader,
+        path: &str,
+        key: &str,
+        what: &str,
+    ) -> Option<&'n Node> {
         let v = self.opt(key);
         if v.is_none() {
             r.error(self.node, path, format!("missing key '{key}' ({what})"));
@@ -196,7 +251,10 @@ impl<'n> Fields<'n> {
     /// from names to definitions).
     pub(crate) fn all(&mut self) -> Vec<(String, &'n Node, &'n Node)> {
         self.fields.iter_mut().for_each(|f| f.used = true);
-        self.fields.iter().map(|f| (f.key.clone(), f.key_node, f.value)).collect()
+        self.fields
+            .iter()
+            .map(|f| (f.key.clone(), f.key_node, f.value))
+            .collect()
     }
 
     /// Reports every key not taken as unknown, naming the allowed ones.
@@ -208,14 +266,21 @@ impl<'n> Fields<'n> {
             r.error(
                 f.key_node,
                 &join(path, &f.key),
-                format!("unknown key '{}'{hint}; expected one of: {}", f.key, allowed.join(", ")),
+                format!(
+                    "unknown key '{}'{hint}; expected one of: {}",
+                    f.key,
+                    allowed.join(", ")
+                ),
             );
         }
     }
 }
 
 /// The closest candidate within a small edit distance, for "did you mean".
-pub(crate) fn suggestion<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn suggestion<'a>(
+    word: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).max(1);
     candidates
         .map(|c| (edit_distance(word, c), c))
@@ -246,7 +311,10 @@ mod tests {
     #[test]
     fn suggests_near_misses_only() {
         let known = ["elevation", "moisture", "coastal_distance"];
-        assert_eq!(suggestion("elevtion", known.iter().copied()), Some("elevation"));
+        assert_eq!(
+            suggestion("elevtion", known.iter().copied()),
+            Some("elevation")
+        );
         assert_eq!(suggestion("heat", known.iter().copied()), None);
     }
 

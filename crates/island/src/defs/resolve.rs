@@ -15,7 +15,10 @@ pub const MAX_COVERAGE_POINTS: usize = 1_000_000;
 /// Checks a complete draft; the definitions are usable only if the returned
 /// list is empty.
 pub(crate) fn resolve(draft: Draft) -> (Definitions, Vec<Diagnostic>) {
-    let mut c = Checker { draft: &draft, diags: Vec::new() };
+    let mut c = Checker {
+        draft: &draft,
+        diags: Vec::new(),
+    };
     for ty in draft.location_types.values() {
         c.location_type(ty);
     }
@@ -50,7 +53,14 @@ impl<'d> Checker<'d> {
             }
             match key.rfind(['.', '[']) {
                 Some(i) => key = &key[..i],
-                None => break Spot { file: String::new(), line: 0, column: 0, source_line: None },
+                None => {
+                    break Spot {
+                        file: String::new(),
+                        line: 0,
+                        column: 0,
+                        source_line: None,
+                    };
+                }
             }
         };
         self.diags.push(spot.diagnostic(path, message));
@@ -58,31 +68,60 @@ impl<'d> Checker<'d> {
 
     /// Whether `section.name` exists; reports it at `path` if it does not
     /// (unless it is a definition that already failed).
-    fn exists<T>(&mut self, map: &BTreeMap<String, T>, section: &str, what: &str, name: &str, path: &str) -> bool {
+    fn exists<T>(
+        &mut self,
+        map: &BTreeMap<String, T>,
+        section: &str,
+        what: &str,
+        name: &str,
+        path: &str,
+    ) -> bool {
         if map.contains_key(name) {
             return true;
         }
         if !self.draft.broken.contains(&format!("{section}.{name}")) {
-            let hint = suggestion(name, map.keys().map(String::as_str)).map(|s| format!(" (did you mean '{s}'?)")).unwrap_or_default();
-            let known = if map.is_empty() { "none".to_string() } else { map.keys().cloned().collect::<Vec<_>>().join(", ") };
-            self.at(path, format!("unknown {what} '{name}'{hint}; known: {known}"));
+            let hint = suggestion(name, map.keys().map(String::as_str))
+                .map(|s| format!(" (did you mean '{s}'?)"))
+                .unwrap_or_default();
+            let known = if map.is_empty() {
+                "none".to_string()
+            } else {
+                map.keys().cloned().collect::<Vec<_>>().join(", ")
+            };
+            self.at(
+                path,
+                format!("unknown {what} '{name}'{hint}; known: {known}"),
+            );
         }
         false
     }
 
     fn axis(&mut self, name: &str, path: &str) -> Option<&'d AxisDef> {
         let draft = self.draft;
-        self.exists(&draft.axes, "axes", "axis", name, path).then(|| &draft.axes[name])
+        self.exists(&draft.axes, "axes", "axis", name, path)
+            .then(|| &draft.axes[name])
     }
 
-    fn object_def(&mut self, name: &str, kind: ObjectKind, path: &str) -> Option<&'d super::ObjectDef> {
+    fn object_def(
+        &mut self,
+        name: &str,
+        kind: ObjectKind,
+        path: &str,
+    ) -> Option<&'d super::ObjectDef> {
         let draft = self.draft;
         if !self.exists(&draft.object_defs, "object_defs", "object_def", name, path) {
             return None;
         }
         let def = &draft.object_defs[name];
         if def.kind != kind {
-            self.at(path, format!("object_def '{name}' is a {}, but a {} is needed here", def.kind.as_str(), kind.as_str()));
+            self.at(
+                path,
+                format!(
+                    "object_def '{name}' is a {}, but a {} is needed here",
+                    def.kind.as_str(),
+                    kind.as_str()
+                ),
+            );
             return None;
         }
         Some(def)
@@ -90,7 +129,11 @@ impl<'d> Checker<'d> {
 
     fn location_type(&mut self, ty: &'d LocationTypeDef) {
         let base = format!("location_types.{}", ty.name);
-        let def = self.object_def(&ty.object_def, ObjectKind::Location, &format!("{base}.object_def"));
+        let def = self.object_def(
+            &ty.object_def,
+            ObjectKind::Location,
+            &format!("{base}.object_def"),
+        );
         if let Some(def) = def {
             match def.properties.get(PROGRESS_PROPERTY) {
                 Some(r) if r.max > r.min => {}
@@ -109,7 +152,13 @@ impl<'d> Checker<'d> {
                 && !(a.range.min..=a.range.max).contains(&pref.value)
             {
                 let (lo, hi) = (a.range.min, a.range.max);
-                self.at(&path, format!("preferred value {} is outside axis '{axis}' ({lo}..={hi})", pref.value));
+                self.at(
+                    &path,
+                    format!(
+                        "preferred value {} is outside axis '{axis}' ({lo}..={hi})",
+                        pref.value
+                    ),
+                );
             }
         }
         for axis in ty.hard_limits.keys() {
@@ -121,11 +170,28 @@ impl<'d> Checker<'d> {
                 let path = format!("{base}.variants[{i}].props.{prop}");
                 match def.properties.get(prop) {
                     None => {
-                        let known = def.properties.keys().cloned().collect::<Vec<_>>().join(", ");
-                        self.at(&path, format!("object_def '{}' has no property '{prop}'; known: {known}", def.name));
+                        let known = def
+                            .properties
+                            .keys()
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ");
+                        self.at(
+                            &path,
+                            format!(
+                                "object_def '{}' has no property '{prop}'; known: {known}",
+                                def.name
+                            ),
+                        );
                     }
                     Some(r) if !(r.min..=r.max).contains(&value) => {
-                        self.at(&path, format!("{value} is outside property '{prop}' ({}..={})", r.min, r.max));
+                        self.at(
+                            &path,
+                            format!(
+                                "{value} is outside property '{prop}' ({}..={})",
+                                r.min, r.max
+                            ),
+                        );
                     }
                     Some(_) => {}
                 }
@@ -136,16 +202,32 @@ impl<'d> Checker<'d> {
     fn scope(&mut self, s: &ScopeDef) {
         let base = format!("generation_scopes.{}", s.name);
         let draft = self.draft;
-        let mut refs_ok = self.axis(&s.elevation.axis, &format!("{base}.elevation.axis")).is_some();
+        let mut refs_ok = self
+            .axis(&s.elevation.axis, &format!("{base}.elevation.axis"))
+            .is_some();
         for (i, g) in s.guarantees.iter().enumerate() {
             let path = format!("{base}.guarantees[{i}]");
-            refs_ok &= self.exists(&draft.location_types, "location_types", "location type", &g.location_type, &format!("{path}.type"));
+            refs_ok &= self.exists(
+                &draft.location_types,
+                "location_types",
+                "location type",
+                &g.location_type,
+                &format!("{path}.type"),
+            );
             if let Some(o) = &g.order_by {
-                refs_ok &= self.axis(&o.axis, &format!("{path}.order_by.axis")).is_some();
+                refs_ok &= self
+                    .axis(&o.axis, &format!("{path}.order_by.axis"))
+                    .is_some();
             }
         }
         for (i, t) in s.start.iter().enumerate() {
-            refs_ok &= self.exists(&draft.location_types, "location_types", "location type", t, &format!("{base}.start[{i}]"));
+            refs_ok &= self.exists(
+                &draft.location_types,
+                "location_types",
+                "location type",
+                t,
+                &format!("{base}.start[{i}]"),
+            );
         }
         self.object_def(&s.player, ObjectKind::Character, &format!("{base}.player"));
         self.object_def(&s.path, ObjectKind::Path, &format!("{base}.path"));
@@ -154,11 +236,26 @@ impl<'d> Checker<'d> {
         {
             let path = format!("{base}.coast.band_max_distance");
             if !draft.axes.contains_key(super::COASTAL_DISTANCE_AXIS) {
-                self.at(&path, format!("clamp_ring_sites needs an axis named '{}'", super::COASTAL_DISTANCE_AXIS));
+                self.at(
+                    &path,
+                    format!(
+                        "clamp_ring_sites needs an axis named '{}'",
+                        super::COASTAL_DISTANCE_AXIS
+                    ),
+                );
             } else {
                 let r = draft.axes[super::COASTAL_DISTANCE_AXIS].range;
                 if !(r.min..=r.max).contains(&coast.band_max_distance) {
-                    self.at(&path, format!("{} is outside axis '{}' ({}..={})", coast.band_max_distance, super::COASTAL_DISTANCE_AXIS, r.min, r.max));
+                    self.at(
+                        &path,
+                        format!(
+                            "{} is outside axis '{}' ({}..={})",
+                            coast.band_max_distance,
+                            super::COASTAL_DISTANCE_AXIS,
+                            r.min,
+                            r.max
+                        ),
+                    );
                 }
             }
         }
@@ -184,14 +281,21 @@ impl<'d> Checker<'d> {
         if let Some(cap) = s.max_sites_per_type {
             for (ty, n) in &per_type {
                 if *n > u64::from(cap) {
-                    self.at(&format!("{base}.max_sites_per_type"), format!("guarantees ask for {n} '{ty}' sites but max_sites_per_type is {cap}"));
+                    self.at(
+                        &format!("{base}.max_sites_per_type"),
+                        format!(
+                            "guarantees ask for {n} '{ty}' sites but max_sites_per_type is {cap}"
+                        ),
+                    );
                 }
             }
         }
         for (i, g) in s.guarantees.iter().enumerate() {
             let ty = &self.draft.location_types[&g.location_type];
             for (axis, lim) in &ty.hard_limits {
-                let Some(a) = self.draft.axes.get(axis) else { continue };
+                let Some(a) = self.draft.axes.get(axis) else {
+                    continue;
+                };
                 let r = a.range;
                 if !(0..=r.levels()).any(|k| lim.admits(r.level_value(k))) {
                     self.at(
@@ -224,8 +328,16 @@ impl<'d> Checker<'d> {
             return;
         }
         if let Some(point) = uncovered_point(&self.draft.axes, types) {
-            let first = types.values().next().map(|t| format!("location_types.{}", t.name)).unwrap_or_default();
-            let desc = point.iter().map(|(a, v)| format!("{a}={v}")).collect::<Vec<_>>().join(", ");
+            let first = types
+                .values()
+                .next()
+                .map(|t| format!("location_types.{}", t.name))
+                .unwrap_or_default();
+            let desc = point
+                .iter()
+                .map(|(a, v)| format!("{a}={v}"))
+                .collect::<Vec<_>>()
+                .join(", ");
             self.at(
                 &first,
                 format!("no location type accepts sites with {desc} and no type has a fallback; widen a hard limit or add `fallback: {{ priority: 1 }}` to a type"),
@@ -238,14 +350,28 @@ impl<'d> Checker<'d> {
         for (lang, l) in &draft.localization.languages {
             for (ty, names) in &l.location_types {
                 let path = format!("localization.{lang}.location_types.{ty}");
-                if !self.exists(&draft.location_types, "location_types", "location type", ty, &path) {
+                if !self.exists(
+                    &draft.location_types,
+                    "location_types",
+                    "location type",
+                    ty,
+                    &path,
+                ) {
                     continue;
                 }
                 let def = &draft.location_types[ty];
                 for id in names.variants.keys() {
                     if !def.variants.iter().any(|v| &v.id == id) {
-                        let known = def.variants.iter().map(|v| v.id.as_str()).collect::<Vec<_>>().join(", ");
-                        self.at(&format!("{path}.variants.{id}"), format!("location type '{ty}' has no variant '{id}'; known: {known}"));
+                        let known = def
+                            .variants
+                            .iter()
+                            .map(|v| v.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ");
+                        self.at(
+                            &format!("{path}.variants.{id}"),
+                            format!("location type '{ty}' has no variant '{id}'; known: {known}"),
+                        );
                     }
                 }
             }
@@ -265,17 +391,27 @@ fn describe_limit(l: &super::HardLimit) -> String {
 /// An axis combination no type's hard limits admit, if any. Only grid values
 /// where some limit starts or stops are tried (one representative of each
 /// class of values that every limit treats alike).
-fn uncovered_point(axes: &BTreeMap<String, AxisDef>, types: &BTreeMap<String, LocationTypeDef>) -> Option<Vec<(String, f64)>> {
+fn uncovered_point(
+    axes: &BTreeMap<String, AxisDef>,
+    types: &BTreeMap<String, LocationTypeDef>,
+) -> Option<Vec<(String, f64)>> {
     let mut reps: Vec<(String, Vec<f64>)> = Vec::new();
     for (name, axis) in axes {
-        let limits: Vec<_> = types.values().filter_map(|t| t.hard_limits.get(name)).collect();
+        let limits: Vec<_> = types
+            .values()
+            .filter_map(|t| t.hard_limits.get(name))
+            .collect();
         if limits.is_empty() {
             continue;
         }
         let r = axis.range;
         let mut vals = vec![r.min];
         for lim in limits {
-            let grid = |pred: &dyn Fn(f64) -> bool| (0..=r.levels()).map(|k| r.level_value(k)).find(|&v| pred(v));
+            let grid = |pred: &dyn Fn(f64) -> bool| {
+                (0..=r.levels())
+                    .map(|k| r.level_value(k))
+                    .find(|&v| pred(v))
+            };
             if let Some(lo) = lim.min {
                 vals.extend(grid(&|v| v >= lo));
             }
@@ -287,7 +423,9 @@ fn uncovered_point(axes: &BTreeMap<String, AxisDef>, types: &BTreeMap<String, Lo
         vals.dedup();
         reps.push((name.clone(), vals));
     }
-    let total = reps.iter().try_fold(1usize, |acc, (_, v)| acc.checked_mul(v.len()))?;
+    let total = reps
+        .iter()
+        .try_fold(1usize, |acc, (_, v)| acc.checked_mul(v.len()))?;
     if total > MAX_COVERAGE_POINTS {
         return None;
     }

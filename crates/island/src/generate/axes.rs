@@ -48,7 +48,11 @@ pub fn assign_axis_values(
 }
 
 /// One axis for every site: the weighted mean of the layers, quantised.
-fn sample_axis(axis: &AxisDef, sites: &[PlacedSite], seed: Seed) -> Result<Vec<f64>, GenerateError> {
+fn sample_axis(
+    axis: &AxisDef,
+    sites: &[PlacedSite],
+    seed: Seed,
+) -> Result<Vec<f64>, GenerateError> {
     let mut sum = vec![0.0f64; sites.len()];
     let mut total_weight = 0.0;
     for layer in &axis.layers {
@@ -58,14 +62,25 @@ fn sample_axis(axis: &AxisDef, sites: &[PlacedSite], seed: Seed) -> Result<Vec<f
         }
         total_weight += layer.weight;
     }
-    Ok(sum.into_iter().map(|s| axis.range.quantise(s / total_weight)).collect())
+    Ok(sum
+        .into_iter()
+        .map(|s| axis.range.quantise(s / total_weight))
+        .collect())
 }
 
 /// One layer for every site, each value in `[0, 1]`.
-fn sample_layer(kind: &LayerKind, sites: &[PlacedSite], seed: Seed) -> Result<Vec<f64>, GenerateError> {
+fn sample_layer(
+    kind: &LayerKind,
+    sites: &[PlacedSite],
+    seed: Seed,
+) -> Result<Vec<f64>, GenerateError> {
     match *kind {
         LayerKind::DistanceField => Ok(sites.iter().map(distance_field).collect()),
-        LayerKind::LayeredNoise { seed_offset, octaves, frequency } => {
+        LayerKind::LayeredNoise {
+            seed_offset,
+            octaves,
+            frequency,
+        } => {
             let noise = Noise::new(NoiseParams {
                 kernel: Kernel::Value,
                 fractal: Fractal::Fbm,
@@ -81,7 +96,10 @@ fn sample_layer(kind: &LayerKind, sites: &[PlacedSite], seed: Seed) -> Result<Ve
             let ys: Vec<f64> = sites.iter().map(|s| s.y).collect();
             let mut out = vec![0.0f32; sites.len()];
             noise.fill_points2(&xs, &ys, &mut out);
-            Ok(out.into_iter().map(|v| ((f64::from(v) + 1.0) * 0.5).clamp(0.0, 1.0)).collect())
+            Ok(out
+                .into_iter()
+                .map(|v| ((f64::from(v) + 1.0) * 0.5).clamp(0.0, 1.0))
+                .collect())
         }
     }
 }
@@ -94,8 +112,15 @@ fn distance_field(s: &PlacedSite) -> f64 {
 
 /// Coast-ring sites' `coastal_distance` is clamped into the coast band
 /// (snapped down onto the grid if the band edge is off it).
-fn clamp_ring_sites(defs: &Definitions, sites: &[PlacedSite], values: &mut [BTreeMap<String, f64>], band: f64) {
-    let Some(axis) = defs.axes().get(COASTAL_DISTANCE_AXIS) else { return };
+fn clamp_ring_sites(
+    defs: &Definitions,
+    sites: &[PlacedSite],
+    values: &mut [BTreeMap<String, f64>],
+    band: f64,
+) {
+    let Some(axis) = defs.axes().get(COASTAL_DISTANCE_AXIS) else {
+        return;
+    };
     for (site, v) in sites.iter().zip(values) {
         if let Some(d) = v.get_mut(COASTAL_DISTANCE_AXIS)
             && site.on_coast_ring
@@ -112,7 +137,13 @@ mod tests {
 
     #[test]
     fn distance_field_is_one_at_the_centre_and_zero_at_the_rim() {
-        let at = |x: f64| distance_field(&PlacedSite { x, y: 0.0, on_coast_ring: false });
+        let at = |x: f64| {
+            distance_field(&PlacedSite {
+                x,
+                y: 0.0,
+                on_coast_ring: false,
+            })
+        };
         assert_eq!(at(0.0), 1.0);
         assert_eq!(at(ISLAND_RADIUS), 0.0);
         assert_eq!(at(2.0 * ISLAND_RADIUS), 0.0);

@@ -40,7 +40,11 @@ fn coord(p: [f64; 2]) -> Coord<f64> {
 
 /// `orient2d` sign: > 0 when `a, b, c` turn counter-clockwise (y up).
 fn orient(pts: &[[f64; 2]], a: u32, b: u32, c: u32) -> f64 {
-    orient2d(coord(pts[a as usize]), coord(pts[b as usize]), coord(pts[c as usize]))
+    orient2d(
+        coord(pts[a as usize]),
+        coord(pts[b as usize]),
+        coord(pts[c as usize]),
+    )
 }
 
 /// Whether `d` lies strictly inside the circle through the counter-clockwise
@@ -66,8 +70,15 @@ pub fn in_circle_perturbed(pts: &[[f64; 2]], a: u32, b: u32, c: u32, d: u32) -> 
 /// The canonical Delaunay triangulation of distinct points.
 pub fn triangulate(pts: &[[f64; 2]]) -> Result<Triangulation, GenerateError> {
     if pts.len() < 3 {
-        let edges = if pts.len() == 2 { vec![(0, 1)] } else { Vec::new() };
-        return Ok(Triangulation { triangles: Vec::new(), edges });
+        let edges = if pts.len() == 2 {
+            vec![(0, 1)]
+        } else {
+            Vec::new()
+        };
+        return Ok(Triangulation {
+            triangles: Vec::new(),
+            edges,
+        });
     }
     let points: Vec<Point> = pts.iter().map(|p| Point { x: p[0], y: p[1] }).collect();
     let raw = delaunator::triangulate(&points);
@@ -82,10 +93,16 @@ pub fn triangulate(pts: &[[f64; 2]]) -> Result<Triangulation, GenerateError> {
 /// All points on one line: the chain along the line is the triangulation's
 /// edge set (there are no triangles).
 fn collinear(hull: &[usize]) -> Triangulation {
-    let mut edges: Vec<(u32, u32)> = hull.windows(2).map(|w| (w[0].min(w[1]) as u32, w[0].max(w[1]) as u32)).collect();
+    let mut edges: Vec<(u32, u32)> = hull
+        .windows(2)
+        .map(|w| (w[0].min(w[1]) as u32, w[0].max(w[1]) as u32))
+        .collect();
     edges.sort_unstable();
     edges.dedup();
-    Triangulation { triangles: Vec::new(), edges }
+    Triangulation {
+        triangles: Vec::new(),
+        edges,
+    }
 }
 
 /// Triangles with half-edge twins: half-edge `e` runs from `tri[e]` to
@@ -100,7 +117,7 @@ fn next(e: usize) -> usize {
 }
 
 fn prev(e: usize) -> usize {
-    if e % 3 == 0 { e + 2 } else { e - 1 }
+    if e.is_multiple_of(3) { e + 2 } else { e - 1 }
 }
 
 impl Mesh {
@@ -112,7 +129,9 @@ impl Mesh {
         for t in tri.chunks_exact_mut(3) {
             let o = orient(pts, t[0], t[1], t[2]);
             if o == 0.0 {
-                return Err(GenerateError::Triangulation(format!("degenerate triangle {t:?}")));
+                return Err(GenerateError::Triangulation(format!(
+                    "degenerate triangle {t:?}"
+                )));
             }
             if o < 0.0 {
                 t.swap(1, 2);
@@ -125,8 +144,9 @@ impl Mesh {
                 pts[missing]
             )));
         }
-        let mut keyed: Vec<(u32, u32, usize)> =
-            (0..tri.len()).map(|e| (tri[e].min(tri[next(e)]), tri[e].max(tri[next(e)]), e)).collect();
+        let mut keyed: Vec<(u32, u32, usize)> = (0..tri.len())
+            .map(|e| (tri[e].min(tri[next(e)]), tri[e].max(tri[next(e)]), e))
+            .collect();
         keyed.sort_unstable();
         let mut twin = vec![EMPTY; tri.len()];
         for w in keyed.windows(2) {
@@ -154,7 +174,9 @@ impl Mesh {
     /// perturbed predicate is a lifting, so every flip lowers the lifted
     /// surface and the process ends at the unique lower hull.
     fn flip_to_delaunay(&mut self, pts: &[[f64; 2]]) {
-        let mut stack: Vec<usize> = (0..self.tri.len()).filter(|&e| self.twin[e] != EMPTY && e < self.twin[e]).collect();
+        let mut stack: Vec<usize> = (0..self.tri.len())
+            .filter(|&e| self.twin[e] != EMPTY && e < self.twin[e])
+            .collect();
         while let Some(e) = stack.pop() {
             if self.illegal(pts, e) {
                 let b = self.twin[e];
@@ -202,8 +224,14 @@ impl Mesh {
             })
             .collect();
         triangles.sort_unstable();
-        let mut edges: Vec<(u32, u32)> =
-            (0..self.tri.len()).map(|e| (self.tri[e].min(self.tri[next(e)]), self.tri[e].max(self.tri[next(e)]))).collect();
+        let mut edges: Vec<(u32, u32)> = (0..self.tri.len())
+            .map(|e| {
+                (
+                    self.tri[e].min(self.tri[next(e)]),
+                    self.tri[e].max(self.tri[next(e)]),
+                )
+            })
+            .collect();
         edges.sort_unstable();
         edges.dedup();
         Triangulation { triangles, edges }

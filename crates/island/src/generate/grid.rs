@@ -25,7 +25,13 @@ impl PointGrid {
     /// An empty grid over `[-half_extent, half_extent]²` (points outside are
     /// clamped into the border cells, which keeps queries exact).
     pub fn new(half_extent: f64) -> Self {
-        let mut g = PointGrid { half_extent, cells_per_side: 1, cell_size: 0.0, cells: Vec::new(), points: Vec::new() };
+        let mut g = PointGrid {
+            half_extent,
+            cells_per_side: 1,
+            cell_size: 0.0,
+            cells: Vec::new(),
+            points: Vec::new(),
+        };
         g.rebuild(4);
         g
     }
@@ -74,7 +80,10 @@ impl PointGrid {
         if self.points.is_empty() {
             return None;
         }
-        let (cx, cy) = (self.cell_coord(p[0]) as isize, self.cell_coord(p[1]) as isize);
+        let (cx, cy) = (
+            self.cell_coord(p[0]) as isize,
+            self.cell_coord(p[1]) as isize,
+        );
         let side = self.cells_per_side as isize;
         let mut best = f64::INFINITY;
         for ring in 0..side {

@@ -27,7 +27,13 @@ impl Matcher {
     /// A maximum matching of `caps[g]` openings per guarantee onto `n` sites.
     pub(crate) fn new(eligible: Vec<Vec<u32>>, caps: Vec<u32>, n: usize) -> Self {
         let g = eligible.len();
-        let mut m = Matcher { eligible, cap: caps, taken: vec![false; n], owner: vec![None; n], held: vec![0; g] };
+        let mut m = Matcher {
+            eligible,
+            cap: caps,
+            taken: vec![false; n],
+            owner: vec![None; n],
+            held: vec![0; g],
+        };
         m.fill();
         m
     }
@@ -100,7 +106,9 @@ impl Matcher {
     pub(crate) fn open(&mut self, g: usize) {
         self.cap[g] -= 1;
         if self.held[g] > self.cap[g]
-            && let Some(i) = self.eligible[g].iter().rposition(|&s| self.owner[s as usize] == Some(g as u32))
+            && let Some(i) = self.eligible[g]
+                .iter()
+                .rposition(|&s| self.owner[s as usize] == Some(g as u32))
         {
             let s = self.eligible[g][i] as usize;
             self.owner[s] = None;

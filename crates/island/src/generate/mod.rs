@@ -13,9 +13,9 @@ pub mod paths;
 pub mod place;
 pub mod types;
 
+use crate::GenerateError;
 use crate::defs::Definitions;
 use crate::map::{IslandMap, Site};
-use crate::GenerateError;
 use mangekyo_core::seed::purpose;
 use mangekyo_core::{Pcg32, Seed};
 
@@ -29,7 +29,11 @@ use mangekyo_core::{Pcg32, Seed};
 /// let b = generate_island(&defs, "island", 42.into()).unwrap();
 /// assert_eq!(a, b);
 /// ```
-pub fn generate_island(defs: &Definitions, scope: &str, seed: Seed) -> Result<IslandMap, GenerateError> {
+pub fn generate_island(
+    defs: &Definitions,
+    scope: &str,
+    seed: Seed,
+) -> Result<IslandMap, GenerateError> {
     let scope_def = defs.scope(scope)?;
     let mut layout = Pcg32::for_purpose(seed, purpose::LAYOUT);
     let placed = place::place_sites(scope_def.site_count, &mut layout);
@@ -40,7 +44,10 @@ pub fn generate_island(defs: &Definitions, scope: &str, seed: Seed) -> Result<Is
     let per_unit = scope_def.meters_per_elevation_unit(defs);
     let elevation_axis = &scope_def.elevation.axis;
     let elevation_min = defs.axes()[elevation_axis].range.min;
-    let heights: Vec<f64> = axis_values.iter().map(|v| (v[elevation_axis] - elevation_min) * per_unit).collect();
+    let heights: Vec<f64> = axis_values
+        .iter()
+        .map(|v| (v[elevation_axis] - elevation_min) * per_unit)
+        .collect();
     let params = paths::PathParams {
         meters_per_distance_unit: scope_def.meters_per_distance_unit,
         detour_threshold: scope_def.extra_edge_detour_threshold,
@@ -66,5 +73,10 @@ pub fn generate_island(defs: &Definitions, scope: &str, seed: Seed) -> Result<Is
             name,
         })
         .collect();
-    Ok(IslandMap { seed, scope: scope.to_string(), sites, edges })
+    Ok(IslandMap {
+        seed,
+        scope: scope.to_string(),
+        sites,
+        edges,
+    })
 }

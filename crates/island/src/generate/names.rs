@@ -16,13 +16,20 @@ pub fn assign_names(defs: &Definitions, types: &[&str], rng: &mut Pcg32) -> Vec<
     }
     let mut names: Vec<Option<LocationName>> = vec![None; types.len()];
     for (ty, sites) in by_type {
-        let name = |variant: Option<String>, ordinal: Option<u32>| LocationName { location_type: ty.to_string(), variant, ordinal };
+        let name = |variant: Option<String>, ordinal: Option<u32>| LocationName {
+            location_type: ty.to_string(),
+            variant,
+            ordinal,
+        };
         if let [only] = sites[..] {
             names[only] = Some(name(None, None));
             continue;
         }
-        let mut variants: Vec<String> =
-            defs.location_types().get(ty).map(|t| t.variants.iter().map(|v| v.id.clone()).collect()).unwrap_or_default();
+        let mut variants: Vec<String> = defs
+            .location_types()
+            .get(ty)
+            .map(|t| t.variants.iter().map(|v| v.id.clone()).collect())
+            .unwrap_or_default();
         rng.shuffle(&mut variants);
         for (k, &site) in sites.iter().enumerate() {
             names[site] = Some(match variants.get(k) {
@@ -31,5 +38,8 @@ pub fn assign_names(defs: &Definitions, types: &[&str], rng: &mut Pcg32) -> Vec<
             });
         }
     }
-    names.into_iter().map(|n| n.expect("every site belongs to one type")).collect()
+    names
+        .into_iter()
+        .map(|n| n.expect("every site belongs to one type"))
+        .collect()
 }

@@ -45,7 +45,10 @@ struct Candidate {
 }
 
 fn by_key(x: &Candidate, y: &Candidate) -> Ordering {
-    x.meters.total_cmp(&y.meters).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b))
+    x.meters
+        .total_cmp(&y.meters)
+        .then(x.a.cmp(&y.a))
+        .then(x.b.cmp(&y.b))
 }
 
 /// The network over `delaunay` edges (`a < b`). `elevation_meters[i]` is site
@@ -61,7 +64,11 @@ pub fn build_path_network(
         .map(|&(a, b)| {
             let (p, q) = (points[a as usize], points[b as usize]);
             let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
-            Candidate { meters: (dx * dx + dy * dy).sqrt() * params.meters_per_distance_unit, a, b }
+            Candidate {
+                meters: (dx * dx + dy * dy).sqrt() * params.meters_per_distance_unit,
+                a,
+                b,
+            }
         })
         .collect();
     candidates.sort_by(by_key);
@@ -79,9 +86,19 @@ pub fn build_path_network(
     }
     let edge = |c: &Candidate, mst: bool| {
         let climb = elevation_meters[c.b as usize] - elevation_meters[c.a as usize];
-        IslandEdge { a: c.a, b: c.b, meters: c.meters, travel_minutes: travel_minutes(c.meters, climb), mst }
+        IslandEdge {
+            a: c.a,
+            b: c.b,
+            meters: c.meters,
+            travel_minutes: travel_minutes(c.meters, climb),
+            mst,
+        }
     };
-    let mut edges: Vec<IslandEdge> = mst.iter().map(|c| edge(c, true)).chain(extra.iter().map(|c| edge(c, false))).collect();
+    let mut edges: Vec<IslandEdge> = mst
+        .iter()
+        .map(|c| edge(c, true))
+        .chain(extra.iter().map(|c| edge(c, false)))
+        .collect();
     edges.sort_by_key(|e| (e.a, e.b));
     edges
 }
@@ -91,7 +108,11 @@ fn kruskal(n: usize, sorted: &[Candidate]) -> (Vec<Candidate>, Vec<Candidate>) {
     let mut sets = UnionFind::new(n);
     let (mut tree, mut rest) = (Vec::with_capacity(n.saturating_sub(1)), Vec::new());
     for &c in sorted {
-        if sets.union(c.a, c.b) { tree.push(c) } else { rest.push(c) }
+        if sets.union(c.a, c.b) {
+            tree.push(c)
+        } else {
+            rest.push(c)
+        }
     }
     (tree, rest)
 }
@@ -104,7 +125,10 @@ struct UnionFind {
 
 impl UnionFind {
     fn new(n: usize) -> Self {
-        UnionFind { parent: (0..n as u32).collect(), size: vec![1; n] }
+        UnionFind {
+            parent: (0..n as u32).collect(),
+            size: vec![1; n],
+        }
     }
 
     fn find(&mut self, mut x: u32) -> u32 {
@@ -161,7 +185,13 @@ impl Ord for Dist {
 
 impl Graph {
     fn new(n: usize) -> Self {
-        Graph { adj: vec![Vec::new(); n], dist: vec![0.0; n], stamp: vec![0; n], now: 0, heap: BinaryHeap::new() }
+        Graph {
+            adj: vec![Vec::new(); n],
+            dist: vec![0.0; n],
+            stamp: vec![0; n],
+            now: 0,
+            heap: BinaryHeap::new(),
+        }
     }
 
     fn add(&mut self, a: u32, b: u32, w: f64) {
@@ -170,7 +200,11 @@ impl Graph {
     }
 
     fn tentative(&self, v: u32) -> f64 {
-        if self.stamp[v as usize] == self.now { self.dist[v as usize] } else { f64::INFINITY }
+        if self.stamp[v as usize] == self.now {
+            self.dist[v as usize]
+        } else {
+            f64::INFINITY
+        }
     }
 
     /// Whether the network connects `from` and `to` by a path no longer than
@@ -221,7 +255,17 @@ mod tests {
         // Unit square 0-1-2-3 plus diagonal 0-2 (length √2 vs path 2).
         let pts = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
         let tri = [(0, 1), (1, 2), (2, 3), (0, 3), (0, 2)];
-        let run = |t| build_path_network(&pts, &[0.0; 4], &tri, PathParams { meters_per_distance_unit: 1000.0, detour_threshold: t });
+        let run = |t| {
+            build_path_network(
+                &pts,
+                &[0.0; 4],
+                &tri,
+                PathParams {
+                    meters_per_distance_unit: 1000.0,
+                    detour_threshold: t,
+                },
+            )
+        };
         // MST: three unit edges; the fourth unit edge closes a 3-edge detour.
         let tight = run(1.2);
         assert_eq!(tight.iter().filter(|e| e.mst).count(), 3);

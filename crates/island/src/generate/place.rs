@@ -59,7 +59,9 @@ pub struct PlacedSite {
 /// 4–7, never more than `count`.
 pub fn coast_count(count: u32) -> u32 {
     let share = (u64::from(count) * u64::from(COAST_SHARE_PERCENT) + 50) / 100;
-    (share as u32).clamp(MIN_COAST_SITES, MAX_COAST_SITES).min(count)
+    (share as u32)
+        .clamp(MIN_COAST_SITES, MAX_COAST_SITES)
+        .min(count)
 }
 
 /// Places `site_count` drawn inclusively from `(min, max)`: the coast ring
@@ -80,7 +82,11 @@ fn place_ring(count: u32, rng: &mut Pcg32, out: &mut Vec<PlacedSite>) {
         let jitter = rng.next_range_f64(-COAST_ANGLE_JITTER, COAST_ANGLE_JITTER);
         let angle = phase + (f64::from(i) + jitter) * step;
         let r = rng.next_range_f64(COAST_RING_MIN_RADIUS, COAST_RING_MAX_RADIUS) * ISLAND_RADIUS;
-        out.push(PlacedSite { x: r * libm::cos(angle), y: r * libm::sin(angle), on_coast_ring: true });
+        out.push(PlacedSite {
+            x: r * libm::cos(angle),
+            y: r * libm::sin(angle),
+            on_coast_ring: true,
+        });
     }
 }
 
@@ -112,7 +118,11 @@ fn place_interior(count: u32, rng: &mut Pcg32, out: &mut Vec<PlacedSite>) {
         }
         let (p, _) = best.expect("at least one candidate was drawn");
         grid.insert(p);
-        out.push(PlacedSite { x: p[0], y: p[1], on_coast_ring: false });
+        out.push(PlacedSite {
+            x: p[0],
+            y: p[1],
+            on_coast_ring: false,
+        });
     }
 }
 
@@ -139,7 +149,10 @@ mod tests {
             for s in &sites {
                 let r = (s.x * s.x + s.y * s.y).sqrt();
                 if s.on_coast_ring {
-                    assert!((COAST_RING_MIN_RADIUS..=COAST_RING_MAX_RADIUS + 1e-12).contains(&r), "{r}");
+                    assert!(
+                        (COAST_RING_MIN_RADIUS..=COAST_RING_MAX_RADIUS + 1e-12).contains(&r),
+                        "{r}"
+                    );
                 } else {
                     assert!(r <= INTERIOR_MAX_RADIUS + 1e-12, "{r}");
                 }

@@ -37,7 +37,11 @@ pub struct TypeChoice {
 }
 
 /// Types for every site.
-pub fn assign_types(defs: &Definitions, scope: &ScopeDef, axes: &[AxisValues]) -> Result<Vec<TypeChoice>, GenerateError> {
+pub fn assign_types(
+    defs: &Definitions,
+    scope: &ScopeDef,
+    axes: &[AxisValues],
+) -> Result<Vec<TypeChoice>, GenerateError> {
     let mut out: Vec<Option<TypeChoice>> = vec![None; axes.len()];
     assign_guaranteed(defs, scope, axes, &mut out);
     let mut counts: BTreeMap<String, u32> = BTreeMap::new();
@@ -49,9 +53,15 @@ pub fn assign_types(defs: &Definitions, scope: &ScopeDef, axes: &[AxisValues]) -
             .or_else(|| fallback(defs))
             .ok_or_else(|| no_type(site, &axes[site]))?;
         *counts.entry(choice.0.to_string()).or_default() += 1;
-        out[site] = Some(TypeChoice { location_type: choice.0.to_string(), assigned_by: choice.1 });
+        out[site] = Some(TypeChoice {
+            location_type: choice.0.to_string(),
+            assigned_by: choice.1,
+        });
     }
-    Ok(out.into_iter().map(|c| c.expect("every site is assigned above")).collect())
+    Ok(out
+        .into_iter()
+        .map(|c| c.expect("every site is assigned above"))
+        .collect())
 }
 
 /// Sites in a guarantee's order: by its axis (lowest or highest first),
@@ -75,15 +85,28 @@ fn guarantee_order(g: &Guarantee, axes: &[AxisValues]) -> Vec<u32> {
 /// taking the first admissible site (in its guarantee's order) whose loss
 /// the undecided openings can absorb; openings left without a partner take
 /// the first free site in the same order, outside the hard limits.
-fn assign_guaranteed(defs: &Definitions, scope: &ScopeDef, axes: &[AxisValues], out: &mut [Option<TypeChoice>]) {
-    let orders: Vec<Vec<u32>> = scope.guarantees.iter().map(|g| guarantee_order(g, axes)).collect();
+fn assign_guaranteed(
+    defs: &Definitions,
+    scope: &ScopeDef,
+    axes: &[AxisValues],
+    out: &mut [Option<TypeChoice>],
+) {
+    let orders: Vec<Vec<u32>> = scope
+        .guarantees
+        .iter()
+        .map(|g| guarantee_order(g, axes))
+        .collect();
     let eligible: Vec<Vec<u32>> = scope
         .guarantees
         .iter()
         .zip(&orders)
         .map(|(g, order)| {
             let ty = &defs.location_types()[&g.location_type];
-            order.iter().copied().filter(|&s| ty.admits(&axes[s as usize])).collect()
+            order
+                .iter()
+                .copied()
+                .filter(|&s| ty.admits(&axes[s as usize]))
+                .collect()
         })
         .collect();
     let caps = scope.guarantees.iter().map(|g| g.count).collect();
@@ -94,27 +117,42 @@ fn assign_guaranteed(defs: &Definitions, scope: &ScopeDef, axes: &[AxisValues], 
             matcher.open(g);
             let eligible = matcher.eligible(g).to_vec();
             match eligible.into_iter().find(|&s| matcher.try_take(s)) {
-                Some(s) => out[s as usize] = Some(choice(&guarantee.location_type, Assignment::Guarantee)),
+                Some(s) => {
+                    out[s as usize] = Some(choice(&guarantee.location_type, Assignment::Guarantee))
+                }
                 None => unmatched.push(g),
             }
         }
     }
     for g in unmatched {
         let guarantee = &scope.guarantees[g];
-        if let Some(&s) = orders[g].iter().find(|&&s| !matcher.is_taken(s) && out[s as usize].is_none()) {
+        if let Some(&s) = orders[g]
+            .iter()
+            .find(|&&s| !matcher.is_taken(s) && out[s as usize].is_none())
+        {
             matcher.take_unmatched(s);
-            out[s as usize] = Some(choice(&guarantee.location_type, Assignment::ForcedGuarantee));
+            out[s as usize] = Some(choice(
+                &guarantee.location_type,
+                Assignment::ForcedGuarantee,
+            ));
         }
     }
 }
 
 fn choice(ty: &str, by: Assignment) -> TypeChoice {
-    TypeChoice { location_type: ty.to_string(), assigned_by: by }
+    TypeChoice {
+        location_type: ty.to_string(),
+        assigned_by: by,
+    }
 }
 
 /// Unassigned sites, best-matched first (the guide's
 /// `bestDistanceIgnoringCrowding`), ties by id; sites no type admits last.
-fn remaining_by_best_distance(defs: &Definitions, axes: &[AxisValues], out: &[Option<TypeChoice>]) -> Vec<usize> {
+fn remaining_by_best_distance(
+    defs: &Definitions,
+    axes: &[AxisValues],
+    out: &[Option<TypeChoice>],
+) -> Vec<usize> {
     let mut keyed: Vec<(f64, usize)> = (0..axes.len())
         .filter(|&s| out[s].is_none())
         .map(|s| {
@@ -140,20 +178,32 @@ fn nearest_type_avoiding_full<'d>(
     axes: &AxisValues,
     counts: &BTreeMap<String, u32>,
 ) -> Option<(&'d str, Assignment)> {
-    let admissible: Vec<&'d LocationTypeDef> = defs.location_types().values().filter(|t| t.admits(axes)).collect();
+    let admissible: Vec<&'d LocationTypeDef> = defs
+        .location_types()
+        .values()
+        .filter(|t| t.admits(axes))
+        .collect();
     let count = |t: &LocationTypeDef| counts.get(&t.name).copied().unwrap_or(0);
     let open: Vec<&LocationTypeDef> = match scope.max_sites_per_type {
-        Some(cap) => admissible.iter().copied().filter(|t| count(t) < cap).collect(),
+        Some(cap) => admissible
+            .iter()
+            .copied()
+            .filter(|t| count(t) < cap)
+            .collect(),
         None => admissible.clone(),
     };
     let pool = if open.is_empty() { admissible } else { open };
     let score = |t: &LocationTypeDef| {
-        normalized_distance(defs, t, axes) * (1.0 + scope.crowding_penalty_per_duplicate * f64::from(count(t)))
+        normalized_distance(defs, t, axes)
+            * (1.0 + scope.crowding_penalty_per_duplicate * f64::from(count(t)))
     };
-    let best = pool.into_iter().map(|t| (score(t), t)).min_by(|a, b| match a.0.total_cmp(&b.0) {
-        Ordering::Equal => a.1.name.cmp(&b.1.name),
-        o => o,
-    })?;
+    let best =
+        pool.into_iter()
+            .map(|t| (score(t), t))
+            .min_by(|a, b| match a.0.total_cmp(&b.0) {
+                Ordering::Equal => a.1.name.cmp(&b.1.name),
+                o => o,
+            })?;
     Some((best.1.name.as_str(), Assignment::Nearest))
 }
 
@@ -169,6 +219,10 @@ fn fallback(defs: &Definitions) -> Option<(&str, Assignment)> {
 fn no_type(site: usize, axes: &AxisValues) -> GenerateError {
     GenerateError::NoTypeAccepts {
         site: site as u32,
-        axes: axes.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", "),
+        axes: axes
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(", "),
     }
 }

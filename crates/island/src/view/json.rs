@@ -48,7 +48,11 @@ enum AxisValue {
 }
 
 fn axis_value(v: f64) -> AxisValue {
-    if v.fract() == 0.0 && v.abs() < 1e15 { AxisValue::Int(v as i64) } else { AxisValue::Float(v) }
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        AxisValue::Int(v as i64)
+    } else {
+        AxisValue::Float(v)
+    }
 }
 
 /// The island as a JSON value, labels in `lang`.
@@ -76,7 +80,11 @@ fn build<'a>(map: &'a IslandMap, defs: &Definitions, lang: &'a str) -> MapJson<'
                 x: s.x,
                 y: s.y,
                 on_coast_ring: s.on_coast_ring,
-                axes: s.axes.iter().map(|(k, &v)| (k.as_str(), axis_value(v))).collect(),
+                axes: s
+                    .axes
+                    .iter()
+                    .map(|(k, &v)| (k.as_str(), axis_value(v)))
+                    .collect(),
                 location_type: &s.location_type,
                 assigned_by: s.assigned_by,
                 name: &s.name,
@@ -86,7 +94,13 @@ fn build<'a>(map: &'a IslandMap, defs: &Definitions, lang: &'a str) -> MapJson<'
         edges: map
             .edges
             .iter()
-            .map(|e| EdgeJson { a: e.a, b: e.b, meters: e.meters, travel_minutes: e.travel_minutes, mst: e.mst })
+            .map(|e| EdgeJson {
+                a: e.a,
+                b: e.b,
+                meters: e.meters,
+                travel_minutes: e.travel_minutes,
+                mst: e.mst,
+            })
             .collect(),
     }
 }

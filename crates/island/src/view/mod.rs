@@ -8,5 +8,9 @@ pub mod text;
 
 /// A number as designers wrote it: whole values without a fraction.
 pub(crate) fn number(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 { format!("{}", v as i64) } else { format!("{v}") }
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
 }

@@ -22,8 +22,8 @@ pub const COAST_MARGIN: f64 = 0.07;
 /// readable on the sand fill and for common colour-vision deficiencies
 /// (after Paul Tol's "muted" scheme, extended).
 pub const PALETTE: [&str; 12] = [
-    "#332288", "#88ccee", "#44aa99", "#117733", "#999933", "#ddcc77", "#cc6677", "#882255", "#aa4499", "#6f4e37",
-    "#dd7733", "#777777",
+    "#332288", "#88ccee", "#44aa99", "#117733", "#999933", "#ddcc77", "#cc6677", "#882255",
+    "#aa4499", "#6f4e37", "#dd7733", "#777777",
 ];
 
 /// Renders the map with labels in `lang`.
@@ -50,7 +50,11 @@ fn px(x: f64, y: f64) -> (f64, f64) {
 }
 
 fn type_colour(defs: &Definitions, ty: &str) -> &'static str {
-    let i = defs.location_types().keys().position(|k| k == ty).unwrap_or(0);
+    let i = defs
+        .location_types()
+        .keys()
+        .position(|k| k == ty)
+        .unwrap_or(0);
     PALETTE[i % PALETTE.len()]
 }
 
@@ -82,9 +86,16 @@ fn coastline(svg: &mut String, map: &IslandMap) {
         let (a, b, c, e) = (p(i + n - 1), p(i), p(i + 1), p(i + 2));
         let c1 = (b.0 + (c.0 - a.0) / 6.0, b.1 + (c.1 - a.1) / 6.0);
         let c2 = (c.0 - (e.0 - b.0) / 6.0, c.1 - (e.1 - b.1) / 6.0);
-        let _ = write!(d, " C{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}", c1.0, c1.1, c2.0, c2.1, c.0, c.1);
+        let _ = write!(
+            d,
+            " C{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}",
+            c1.0, c1.1, c2.0, c2.1, c.0, c.1
+        );
     }
-    let _ = writeln!(svg, r##"<path d="{d} Z" fill="#efe4c4" stroke="#b9a36a" stroke-width="3"/>"##);
+    let _ = writeln!(
+        svg,
+        r##"<path d="{d} Z" fill="#efe4c4" stroke="#b9a36a" stroke-width="3"/>"##
+    );
 }
 
 fn edges(svg: &mut String, map: &IslandMap) {
@@ -97,7 +108,10 @@ fn edges(svg: &mut String, map: &IslandMap) {
         } else {
             r##"stroke="#8c6f52" stroke-width="1.6" stroke-dasharray="7 5""##
         };
-        let _ = writeln!(svg, r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" {style}/>"#);
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" {style}/>"#
+        );
     }
     for e in &map.edges {
         let (a, b) = (&map.sites[e.a as usize], &map.sites[e.b as usize]);
@@ -123,7 +137,11 @@ fn sites(svg: &mut String, map: &IslandMap, defs: &Definitions, lang: &str) {
 fn site(svg: &mut String, s: &Site, defs: &Definitions, lang: &str) {
     let (x, y) = px(s.x, s.y);
     let fill = type_colour(defs, &s.location_type);
-    let outline = if s.assigned_by.within_hard_limits() { "" } else { r#" stroke-dasharray="3 2""# };
+    let outline = if s.assigned_by.within_hard_limits() {
+        ""
+    } else {
+        r#" stroke-dasharray="3 2""#
+    };
     let _ = writeln!(
         svg,
         r##"<circle cx="{x:.1}" cy="{y:.1}" r="8" fill="{fill}" stroke="#ffffff" stroke-width="2"{outline}><title>site {} · {}</title></circle>"##,
@@ -140,38 +158,94 @@ fn site(svg: &mut String, s: &Site, defs: &Definitions, lang: &str) {
 
 fn legend(svg: &mut String, map: &IslandMap, defs: &Definitions, lang: &str) {
     let x0 = MAP_SIZE + 10.0;
-    let _ = writeln!(svg, r##"<rect x="{}" y="10" width="{}" height="{}" rx="8" fill="#ffffff" fill-opacity="0.85"/>"##, x0 - 4.0, LEGEND_WIDTH - 16.0, MAP_SIZE - 20.0);
-    let _ = writeln!(svg, r#"<text x="{x0}" y="36" font-size="15" font-weight="bold">{} · seed {}</text>"#, escape(&map.scope), map.seed);
+    let _ = writeln!(
+        svg,
+        r##"<rect x="{}" y="10" width="{}" height="{}" rx="8" fill="#ffffff" fill-opacity="0.85"/>"##,
+        x0 - 4.0,
+        LEGEND_WIDTH - 16.0,
+        MAP_SIZE - 20.0
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="{x0}" y="36" font-size="15" font-weight="bold">{} · seed {}</text>"#,
+        escape(&map.scope),
+        map.seed
+    );
     let mut y = 62.0;
     for ty in defs.location_types().keys() {
         let count = map.sites.iter().filter(|s| &s.location_type == ty).count();
         if count == 0 {
             continue;
         }
-        let name = defs.localization().label(lang, &crate::LocationName { location_type: ty.clone(), variant: None, ordinal: None });
-        let _ = writeln!(svg, r##"<circle cx="{}" cy="{}" r="7" fill="{}" stroke="#fff" stroke-width="1.5"/>"##, x0 + 10.0, y - 4.0, type_colour(defs, ty));
-        let _ = writeln!(svg, r#"<text x="{}" y="{y}" font-size="13">{} × {count}</text>"#, x0 + 24.0, escape(&name));
+        let name = defs.localization().label(
+            lang,
+            &crate::LocationName {
+                location_type: ty.clone(),
+                variant: None,
+                ordinal: None,
+            },
+        );
+        let _ = writeln!(
+            svg,
+            r##"<circle cx="{}" cy="{}" r="7" fill="{}" stroke="#fff" stroke-width="1.5"/>"##,
+            x0 + 10.0,
+            y - 4.0,
+            type_colour(defs, ty)
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{}" y="{y}" font-size="13">{} × {count}</text>"#,
+            x0 + 24.0,
+            escape(&name)
+        );
         y += 22.0;
     }
     y += 12.0;
-    let (mst, extra) = (map.edges.iter().filter(|e| e.mst).count(), map.edges.iter().filter(|e| !e.mst).count());
+    let (mst, extra) = (
+        map.edges.iter().filter(|e| e.mst).count(),
+        map.edges.iter().filter(|e| !e.mst).count(),
+    );
     let km: f64 = map.edges.iter().map(|e| e.meters).sum::<f64>() / 1000.0;
     let rows = [
-        (r##"stroke="#5a4632" stroke-width="2.4""##, format!("spanning tree ({mst})")),
-        (r##"stroke="#8c6f52" stroke-width="1.6" stroke-dasharray="7 5""##, format!("detour savers ({extra})")),
+        (
+            r##"stroke="#5a4632" stroke-width="2.4""##,
+            format!("spanning tree ({mst})"),
+        ),
+        (
+            r##"stroke="#8c6f52" stroke-width="1.6" stroke-dasharray="7 5""##,
+            format!("detour savers ({extra})"),
+        ),
     ];
     for (style, text) in rows {
-        let _ = writeln!(svg, r#"<line x1="{x0}" y1="{}" x2="{}" y2="{}" {style}/>"#, y - 4.0, x0 + 20.0, y - 4.0);
-        let _ = writeln!(svg, r#"<text x="{}" y="{y}" font-size="12">{text}</text>"#, x0 + 26.0);
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{x0}" y1="{}" x2="{}" y2="{}" {style}/>"#,
+            y - 4.0,
+            x0 + 20.0,
+            y - 4.0
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{}" y="{y}" font-size="12">{text}</text>"#,
+            x0 + 26.0
+        );
         y += 20.0;
     }
     let notes = [
-        format!("{} sites, {} km of paths", map.sites.len(), number((km * 10.0).round() / 10.0)),
+        format!(
+            "{} sites, {} km of paths",
+            map.sites.len(),
+            number((km * 10.0).round() / 10.0)
+        ),
         "N′ = travel minutes".to_string(),
         "dashed ring = fallback type".to_string(),
     ];
     for note in notes {
-        let _ = writeln!(svg, r##"<text x="{x0}" y="{y}" font-size="11" fill="#444">{}</text>"##, escape(&note));
+        let _ = writeln!(
+            svg,
+            r##"<text x="{x0}" y="{y}" font-size="11" fill="#444">{}</text>"##,
+            escape(&note)
+        );
         y += 17.0;
     }
 }

@@ -22,10 +22,27 @@ pub fn render(map: &IslandMap, defs: &Definitions, lang: &str) -> String {
         map.edges.len() - mst,
         km
     );
-    let width = map.sites.iter().map(|s| display_width(&label(s.id))).max().unwrap_or(4).max(4);
-    let _ = writeln!(out, "\nsites\n  {:>3}  {}  {:<10} {:<9} axes", "id", pad("name", width), "type", "by");
+    let width = map
+        .sites
+        .iter()
+        .map(|s| display_width(&label(s.id)))
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let _ = writeln!(
+        out,
+        "\nsites\n  {:>3}  {}  {:<10} {:<9} axes",
+        "id",
+        pad("name", width),
+        "type",
+        "by"
+    );
     for s in &map.sites {
-        let axes: Vec<String> = s.axes.iter().map(|(k, v)| format!("{k}={}", number(*v))).collect();
+        let axes: Vec<String> = s
+            .axes
+            .iter()
+            .map(|(k, v)| format!("{k}={}", number(*v)))
+            .collect();
         let ring = if s.on_coast_ring { " (coast)" } else { "" };
         let _ = writeln!(
             out,

@@ -20,7 +20,10 @@ const EXTENT: f64 = 1.08;
 fn cell(x: f64, y: f64) -> (usize, usize) {
     let cx = ((x / EXTENT + 1.0) * 0.5 * (MAP_COLUMNS - 1) as f64).round();
     let cy = ((1.0 - y / EXTENT) * 0.5 * (MAP_ROWS - 1) as f64).round();
-    (cx.clamp(0.0, (MAP_COLUMNS - 1) as f64) as usize, cy.clamp(0.0, (MAP_ROWS - 1) as f64) as usize)
+    (
+        cx.clamp(0.0, (MAP_COLUMNS - 1) as f64) as usize,
+        cy.clamp(0.0, (MAP_ROWS - 1) as f64) as usize,
+    )
 }
 
 /// Markers for known places other than the current one.
@@ -35,7 +38,11 @@ pub(super) fn render(game: &Game, lang: &str) -> String {
     let mut lines = Vec::new();
     for &land in island.lands() {
         for p in world.slot(land, slot::FIXTURES) {
-            if let Some(info) = game.discovered_paths(land).into_iter().find(|i| i.path == *p) {
+            if let Some(info) = game
+                .discovered_paths(land)
+                .into_iter()
+                .find(|i| i.path == *p)
+            {
                 known.insert(info.destination);
                 if game.visited().contains(&land) || game.visited().contains(&info.destination) {
                     lines.push((land, info.destination));
@@ -55,8 +62,10 @@ pub(super) fn render(game: &Game, lang: &str) -> String {
     let here = game.here();
     let w = words(lang);
     let mut legend = Vec::new();
-    for (i, &land) in known.iter().enumerate() {
+    for &land in &known {
         let (x, y) = pos(land);
+        // A place keeps its letter all game: letters follow site ids.
+        let i = island.site_of(land).unwrap_or(0) as usize;
         let (mark, note) = if land == here {
             (b'@', w.map_here)
         } else if game.visited().contains(&land) {
@@ -65,11 +74,21 @@ pub(super) fn render(game: &Game, lang: &str) -> String {
             (MARKS[i % MARKS.len()], w.map_known)
         };
         grid[y][x] = mark;
-        let name = island.name_of(land).map(|n| game.definitions().localization().label(lang, n)).unwrap_or_default();
+        let name = island
+            .name_of(land)
+            .map(|n| game.definitions().localization().label(lang, n))
+            .unwrap_or_default();
         let (p, max) = game.progress(land);
-        legend.push(format!("  {} {name} — {note}, {}%", mark as char, (100.0 * p / max).floor() as u32));
+        legend.push(format!(
+            "  {} {name} — {note}, {}%",
+            mark as char,
+            (100.0 * p / max).floor() as u32
+        ));
     }
-    let mut out: Vec<String> = grid.into_iter().map(|row| String::from_utf8_lossy(&row).trim_end().to_string()).collect();
+    let mut out: Vec<String> = grid
+        .into_iter()
+        .map(|row| String::from_utf8_lossy(&row).trim_end().to_string())
+        .collect();
     out.push(String::new());
     out.extend(legend);
     out.join("\n")

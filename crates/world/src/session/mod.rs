@@ -40,7 +40,10 @@ pub struct Reply {
 
 impl Reply {
     fn text(text: String) -> Self {
-        Reply { text, effect: Effect::None }
+        Reply {
+            text,
+            effect: Effect::None,
+        }
     }
 }
 
@@ -55,7 +58,10 @@ impl Session {
     /// A session over `game` in `lang` (names from the definitions, the
     /// game's own words in English or Japanese).
     pub fn new(game: Game, lang: &str) -> Self {
-        Session { game, lang: lang.to_string() }
+        Session {
+            game,
+            lang: lang.to_string(),
+        }
     }
 
     /// The game.
@@ -77,7 +83,9 @@ impl Session {
     /// Answers one command line.
     pub fn handle(&mut self, line: &str) -> Reply {
         let mut words = line.split_whitespace();
-        let Some(cmd) = words.next() else { return Reply::text(String::new()) };
+        let Some(cmd) = words.next() else {
+            return Reply::text(String::new());
+        };
         let rest: Vec<&str> = words.collect();
         let arg = rest.join(" ");
         match cmd.to_lowercase().as_str() {
@@ -89,7 +97,10 @@ impl Session {
             "map" | "m" => Reply::text(map::render(&self.game, &self.lang)),
             "time" => Reply::text(self.time_and_progress()),
             "save" => self.save(&arg),
-            "quit" | "q" | "exit" => Reply { text: self.w().bye.to_string(), effect: Effect::Quit },
+            "quit" | "q" | "exit" => Reply {
+                text: self.w().bye.to_string(),
+                effect: Effect::Quit,
+            },
             n if n.parse::<usize>().is_ok() => Reply::text(self.travel(n)),
             other => Reply::text(fill(self.w().unknown_command, &[("n", other)])),
         }
@@ -104,15 +115,34 @@ impl Session {
     }
 
     fn kind(&self, land: ObjectId) -> String {
-        let ty = self.game.island().name_of(land).map(|n| n.location_type.clone()).unwrap_or_default();
-        self.game.definitions().localization().label(&self.lang, &LocationName { location_type: ty, variant: None, ordinal: None })
+        let ty = self
+            .game
+            .island()
+            .name_of(land)
+            .map(|n| n.location_type.clone())
+            .unwrap_or_default();
+        self.game.definitions().localization().label(
+            &self.lang,
+            &LocationName {
+                location_type: ty,
+                variant: None,
+                ordinal: None,
+            },
+        )
     }
 
     /// The clock as "Day 1, 08:00".
     fn time(&self) -> String {
         let t = START_OF_DAY_MINUTES + self.game.world().clock_minutes();
         let (day, hh, mm) = (1 + t / 1440, (t % 1440) / 60, t % 60);
-        fill(self.w().time, &[("day", &day.to_string()), ("hh", &format!("{hh:02}")), ("mm", &format!("{mm:02}"))])
+        fill(
+            self.w().time,
+            &[
+                ("day", &day.to_string()),
+                ("hh", &format!("{hh:02}")),
+                ("mm", &format!("{mm:02}")),
+            ],
+        )
     }
 
     fn pct(&self, land: ObjectId) -> String {
@@ -123,7 +153,14 @@ impl Session {
     fn look(&self) -> String {
         let here = self.game.here();
         let w = self.w();
-        let mut out = fill(w.place, &[("place", &self.name(here)), ("kind", &self.kind(here)), ("pct", &self.pct(here))]);
+        let mut out = fill(
+            w.place,
+            &[
+                ("place", &self.name(here)),
+                ("kind", &self.kind(here)),
+                ("pct", &self.pct(here)),
+            ],
+        );
         out.push('\n');
         out.push_str(&self.paths());
         out.push('\n');
@@ -141,13 +178,25 @@ impl Session {
         } else {
             lines.push(w.paths_header.to_string());
             for (i, p) in known.iter().enumerate() {
-                let mark = if self.game.visited().contains(&p.destination) { w.visited_mark } else { "" };
-                let line = fill(w.path_line, &[("n", &(i + 1).to_string()), ("place", &self.name(p.destination)), ("minutes", &p.minutes.to_string())]);
+                let mark = if self.game.visited().contains(&p.destination) {
+                    w.visited_mark
+                } else {
+                    ""
+                };
+                let line = fill(
+                    w.path_line,
+                    &[
+                        ("n", &(i + 1).to_string()),
+                        ("place", &self.name(p.destination)),
+                        ("minutes", &p.minutes.to_string()),
+                    ],
+                );
                 lines.push(format!("{line}{mark}"));
             }
         }
         match self.game.hidden_path_count(here) {
             0 => lines.push(w.all_known.to_string()),
+            1 => lines.push(w.hidden_one.to_string()),
             n => lines.push(fill(w.hidden, &[("count", &n.to_string())])),
         }
         lines.join("\n")
@@ -160,12 +209,26 @@ impl Session {
             Err(Refusal::FullyExplored) => fill(w.nothing_left, &[("place", &self.name(here))]),
             Err(other) => other.to_string(),
             Ok(done) => {
-                let mut lines = vec![fill(w.explore, &[("place", &self.name(here)), ("minutes", &done.minutes.to_string()), ("pct", &self.pct(here))])];
+                let mut lines = vec![fill(
+                    w.explore,
+                    &[
+                        ("place", &self.name(here)),
+                        ("minutes", &done.minutes.to_string()),
+                        ("pct", &self.pct(here)),
+                    ],
+                )];
                 let known = self.game.discovered_paths(here);
                 for path in &done.revealed {
                     if let Some((i, p)) = known.iter().enumerate().find(|(_, p)| p.path == *path) {
                         let n = (i + 1).to_string();
-                        lines.push(fill(w.found, &[("n", &n), ("place", &self.name(p.destination)), ("minutes", &p.minutes.to_string())]));
+                        lines.push(fill(
+                            w.found,
+                            &[
+                                ("n", &n),
+                                ("place", &self.name(p.destination)),
+                                ("minutes", &p.minutes.to_string()),
+                            ],
+                        ));
                     }
                 }
                 if done.revealed.is_empty() {
@@ -178,7 +241,10 @@ impl Session {
                     lines.push(fill(w.fully, &[("place", &self.name(here))]));
                     let (full, all) = self.game.explored_count();
                     if full == all {
-                        lines.push(fill(w.island_done, &[("count", &all.to_string()), ("time", &self.time())]));
+                        lines.push(fill(
+                            w.island_done,
+                            &[("count", &all.to_string()), ("time", &self.time())],
+                        ));
                     }
                 }
                 lines.join("\n")
@@ -199,7 +265,10 @@ impl Session {
             },
             Err(_) => {
                 let wanted = arg.to_lowercase();
-                match known.iter().find(|p| self.name(p.destination).to_lowercase().starts_with(&wanted)) {
+                match known
+                    .iter()
+                    .find(|p| self.name(p.destination).to_lowercase().starts_with(&wanted))
+                {
                     Some(p) => p.path,
                     None => return w.unknown_path.to_string(),
                 }
@@ -207,9 +276,14 @@ impl Session {
         };
         match self.game.travel(chosen) {
             Ok(t) => {
-                let mut out = fill(w.walk, &[("place", &self.name(t.destination)), ("minutes", &t.minutes.to_string())]);
+                let mut out = fill(
+                    w.walk,
+                    &[
+                        ("place", &self.name(t.destination)),
+                        ("minutes", &t.minutes.to_string()),
+                    ],
+                );
                 if t.first_visit {
-                    out.push(' ');
                     out.push_str(w.first_visit);
                 }
                 format!("{out}\n\n{}", self.look())
@@ -221,14 +295,25 @@ impl Session {
 
     fn time_and_progress(&self) -> String {
         let (full, all) = self.game.explored_count();
-        let progress = fill(self.w().progress, &[("n", &full.to_string()), ("count", &all.to_string())]);
+        let progress = fill(
+            self.w().progress,
+            &[("n", &full.to_string()), ("count", &all.to_string())],
+        );
         format!("{}\n{progress}", self.time())
     }
 
     fn save(&self, arg: &str) -> Reply {
         let file = (!arg.is_empty()).then(|| arg.to_string());
-        let shown = file.clone().unwrap_or_else(|| DEFAULT_SAVE_FILE.to_string());
-        Reply { text: fill(self.w().saved, &[("place", &shown)]), effect: Effect::Save { file, json: self.game.save() } }
+        let shown = file
+            .clone()
+            .unwrap_or_else(|| DEFAULT_SAVE_FILE.to_string());
+        Reply {
+            text: fill(self.w().saved, &[("place", &shown)]),
+            effect: Effect::Save {
+                file,
+                json: self.game.save(),
+            },
+        }
     }
 }
 
@@ -239,7 +324,11 @@ pub const DEFAULT_SAVE_FILE: &str = "island-save.json";
 /// then each command after `> ` with its reply. Saves are not written
 /// (their effect is ignored); `quit` ends the run.
 pub fn transcript(session: &mut Session, lines: &[&str], with_intro: bool) -> String {
-    let mut out = if with_intro { session.intro() + "\n" } else { String::new() };
+    let mut out = if with_intro {
+        session.intro() + "\n"
+    } else {
+        String::new()
+    };
     for line in lines {
         let reply = session.handle(line);
         out.push_str(&format!("\n> {line}\n{}\n", reply.text));

@@ -21,6 +21,8 @@ pub struct Words {
     pub no_paths: &'static str,
     /// `{count}` paths still hidden.
     pub hidden: &'static str,
+    /// One path still hidden.
+    pub hidden_one: &'static str,
     /// Every path from here is known.
     pub all_known: &'static str,
     /// The clock: `{time}`.
@@ -39,7 +41,8 @@ pub struct Words {
     pub nothing_left: &'static str,
     /// A walk: `{place}`, `{minutes}`.
     pub walk: &'static str,
-    /// First time here.
+    /// First time here (appended to `walk`, with its own leading space
+    /// where the language wants one).
     pub first_visit: &'static str,
     /// Refusal: no such path number: `{n}`.
     pub no_such_path: &'static str,
@@ -74,7 +77,8 @@ pub const EN: Words = Words {
     path_line: "  {n}. to {place} — {minutes} min",
     visited_mark: " (visited)",
     no_paths: "You know no path from here yet. Try `explore`.",
-    hidden: "{count} more path(s) are hidden here.",
+    hidden: "{count} more paths are hidden here.",
+    hidden_one: "One more path is hidden here.",
     all_known: "You know every path from here.",
     clock: "{time}",
     time: "Day {day}, {hh}:{mm}",
@@ -91,7 +95,7 @@ pub const EN: Words = Words {
     fully: "You have explored every corner of {place}.",
     nothing_left: "There is nothing left to find at {place}.",
     walk: "You walk to {place} ({minutes} min).",
-    first_visit: "You have never been here before.",
+    first_visit: " You have never been here before.",
     no_such_path: "There is no path {n} here; `paths` lists them.",
     unknown_path: "You don't know a path from here to that place.",
     travel_usage: "Travel where? `travel 1` or `travel <place>`.",
@@ -115,6 +119,7 @@ pub const JA: Words = Words {
     visited_mark: "（訪問済み）",
     no_paths: "ここから続く道はまだ知らない。`explore` してみよう。",
     hidden: "ここにはまだ {count} 本の道が隠れている。",
+    hidden_one: "ここにはまだ 1 本の道が隠れている。",
     all_known: "ここから続く道はすべて知っている。",
     clock: "{time}",
     time: "{day}日目 {hh}:{mm}",

@@ -18,7 +18,10 @@ fn brute_force(pts: &[[f64; 2]]) -> Vec<[u32; 3]> {
                     continue;
                 }
                 let (a, b, c) = if o > 0.0 { (i, j, k) } else { (i, k, j) };
-                if (0..n).filter(|&d| d != a && d != b && d != c).all(|d| !in_circle_perturbed(pts, a, b, c, d)) {
+                if (0..n)
+                    .filter(|&d| d != a && d != b && d != c)
+                    .all(|d| !in_circle_perturbed(pts, a, b, c, d))
+                {
                     out.push([a, b, c]);
                 }
             }
@@ -29,10 +32,12 @@ fn brute_force(pts: &[[f64; 2]]) -> Vec<[u32; 3]> {
 }
 
 fn ring(n: usize, r: f64, centre: bool) -> Vec<[f64; 2]> {
-    let mut pts: Vec<[f64; 2]> = (0..n).map(|i| {
-        let a = TAU * i as f64 / n as f64;
-        [r * libm::cos(a), r * libm::sin(a)]
-    }).collect();
+    let mut pts: Vec<[f64; 2]> = (0..n)
+        .map(|i| {
+            let a = TAU * i as f64 / n as f64;
+            [r * libm::cos(a), r * libm::sin(a)]
+        })
+        .collect();
     if centre {
         pts.push([0.0, 0.0]);
     }
@@ -40,12 +45,16 @@ fn ring(n: usize, r: f64, centre: bool) -> Vec<[f64; 2]> {
 }
 
 fn grid(side: usize) -> Vec<[f64; 2]> {
-    (0..side * side).map(|i| [(i % side) as f64, (i / side) as f64]).collect()
+    (0..side * side)
+        .map(|i| [(i % side) as f64, (i / side) as f64])
+        .collect()
 }
 
 fn random(n: usize, seed: u64) -> Vec<[f64; 2]> {
     let mut rng = Pcg32::new(seed, 7);
-    (0..n).map(|_| [rng.next_range_f64(-1.0, 1.0), rng.next_range_f64(-1.0, 1.0)]).collect()
+    (0..n)
+        .map(|_| [rng.next_range_f64(-1.0, 1.0), rng.next_range_f64(-1.0, 1.0)])
+        .collect()
 }
 
 fn check_against_oracle(pts: &[[f64; 2]]) {
@@ -87,10 +96,17 @@ fn generic_points_agree_with_delaunator() {
     for seed in 0..5 {
         let pts = random(800, seed);
         let ours = triangulate(&pts).unwrap();
-        let raw = delaunator::triangulate(&pts.iter().map(|p| Point { x: p[0], y: p[1] }).collect::<Vec<_>>());
+        let raw = delaunator::triangulate(
+            &pts.iter()
+                .map(|p| Point { x: p[0], y: p[1] })
+                .collect::<Vec<_>>(),
+        );
         let mut theirs: Vec<(u32, u32)> = (0..raw.triangles.len())
             .map(|e| {
-                let (a, b) = (raw.triangles[e] as u32, raw.triangles[delaunator::next_halfedge(e)] as u32);
+                let (a, b) = (
+                    raw.triangles[e] as u32,
+                    raw.triangles[delaunator::next_halfedge(e)] as u32,
+                );
                 (a.min(b), a.max(b))
             })
             .collect();
@@ -105,7 +121,13 @@ fn euler_counts_hold() {
     for pts in [random(300, 9), ring(16, 1.0, true), grid(6)] {
         let t = triangulate(&pts).unwrap();
         let n = pts.len();
-        let hull = delaunator::triangulate(&pts.iter().map(|p| Point { x: p[0], y: p[1] }).collect::<Vec<_>>()).hull.len();
+        let hull = delaunator::triangulate(
+            &pts.iter()
+                .map(|p| Point { x: p[0], y: p[1] })
+                .collect::<Vec<_>>(),
+        )
+        .hull
+        .len();
         // delaunator's hull skips collinear hull points; count them from the
         // edges instead: boundary edges belong to one triangle.
         let boundary = t.edges.len() * 2 - t.triangles.len() * 3;
@@ -118,9 +140,15 @@ fn euler_counts_hold() {
 #[test]
 fn degenerate_inputs_do_not_panic() {
     assert_eq!(triangulate(&[]).unwrap().edges, []);
-    assert_eq!(triangulate(&[[0.0, 0.0], [1.0, 0.0]]).unwrap().edges, [(0, 1)]);
+    assert_eq!(
+        triangulate(&[[0.0, 0.0], [1.0, 0.0]]).unwrap().edges,
+        [(0, 1)]
+    );
     let line = triangulate(&[[0.0, 0.0], [2.0, 0.0], [1.0, 0.0]]).unwrap();
     assert_eq!(line.edges, [(0, 2), (1, 2)]);
     let dup = triangulate(&[[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 0.0]]);
-    assert!(matches!(dup, Err(GenerateError::Triangulation(_))), "{dup:?}");
+    assert!(
+        matches!(dup, Err(GenerateError::Triangulation(_))),
+        "{dup:?}"
+    );
 }

@@ -1,0 +1,180 @@
+//! The terminal game: a scripted session's transcript is a golden snapshot
+//! (in English and Japanese), save → load → continue gives the same
+//! transcript as an uninterrupted run, and bad saves are refused with a
+//! reason. `UPDATE_EXPECT=1` rewrites the snapshots.
+
+use mangekyo_core::Seed;
+use mangekyo_island::example;
+use mangekyo_world::session::{Effect, transcript};
+use mangekyo_world::{Game, LoadSaveError, Session};
+use std::path::Path;
+
+const SEED: u64 = 42;
+
+fn script() -> Vec<&'static str> {
+    include_str!("scripts/tour.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect()
+}
+
+fn session(lang: &str) -> Session {
+    let defs = example::definitions();
+    Session::new(Game::new(&defs, "island", Seed::new(SEED)).unwrap(), lang)
+}
+
+fn check_snapshot(name: &str, got: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(&path, got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        got == want,
+        "transcript {name} changed (UPDATE_EXPECT=1 to accept):\n{got}"
+    );
+}
+
+#[test]
+fn scripted_sessions_match_their_snapshots() {
+    for lang in ["en", "ja"] {
+        let got = transcript(&mut session(lang), &script(), true);
+        check_snapshot(&format!("tour_seed{SEED}_{lang}.txt"), &got);
+    }
+}
+
+#[test]
+fn save_load_continue_equals_an_uninterrupted_run() {
+    let defs = example::definitions();
+    let lines = script();
+    let whole = transcript(&mut session("en"), &lines, false);
+    for cut in [0, 1, 5, 12, 20, lines.len() - 1] {
+        let mut first = session("en");
+        let head = transcript(&mut first, &lines[..cut], false);
+        let json = match first.handle("save").effect {
+            Effect::Save { json, .. } => json,
+            other => panic!("save gave {other:?}"),
+        };
+        let restored = Game::load(&defs, &json).unwrap_or_else(|e| panic!("cut {cut}: {e}"));
+        assert_eq!(restored.world(), first.game().world());
+        let mut second = Session::new(restored, "en");
+        let tail = transcript(&mut second, &lines[cut..], false);
+        assert_eq!(head + &tail, whole, "cut at {cut}");
+    }
+}
+
+fn saved_json() -> (mangekyo_island::Definitions, serde_json::Value) {
+    let defs = example::definitions();
+    let mut s = session("en");
+    transcript(&mut s, &["explore", "travel 1", "explore"], false);
+    (defs, serde_json::from_str(&s.game().save()).unwrap())
+}
+
+fn refuse(defs: &mangekyo_island::Definitions, json: &str) -> LoadSaveError {
+    match Game::load(defs, json) {
+        Ok(_) => panic!("should be refused: {}", &json[..json.len().min(200)]),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn corrupt_and_foreign_saves_are_refused_with_a_reason() {
+    let (defs, save) = saved_json();
+    let text = save.to_string();
+    assert!(matches!(
+        refuse(&defs, "not json"),
+        LoadSaveError::Corrupt(_)
+    ));
+    assert!(matches!(
+        refuse(&defs, &text[..text.len() / 2]),
+        LoadSaveError::Corrupt(_)
+    ));
+    assert!(matches!(
+        refuse(&defs, r#"{"format": "someone-else", "data": 1}"#),
+        LoadSaveError::Foreign(_)
+    ));
+    let edit = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = save.clone();
+        f(&mut v);
+        v.to_string()
+    };
+    let e = refuse(&defs, &edit(&|v| v["format_version"] = 2.into()));
+    assert_eq!(e, LoadSaveError::Version { found: 2 });
+    assert!(e.to_string().contains("version 2"));
+    assert!(matches!(
+        refuse(&defs, &edit(&|v| v["seed"] = 43.into())),
+        LoadSaveError::OtherIsland(_)
+    ));
+    assert!(matches!(
+        refuse(&defs, &edit(&|v| v["scope"] = "islet".into())),
+        LoadSaveError::OtherIsland(_)
+    ));
+    assert!(matches!(
+        refuse(&defs, &edit(&|v| v["play_draws"] = u64::MAX.into())),
+        LoadSaveError::Inconsistent(_)
+    ));
+    assert!(matches!(
+        refuse(&defs, &edit(&|v| v["surprise"] = 1.into())),
+        LoadSaveError::Corrupt(_)
+    ));
+    // Tampering with the world: a path's minutes, progress out of range, a
+    // path revealed without its progress, the explorer teleported.
+    let objects = |v: &mut serde_json::Value| v["world"]["objects"].as_array_mut().unwrap().clone();
+    let mut v = save.clone();
+    let objs = objects(&mut v);
+    let path_idx = objs.iter().position(|o| o["kind"] == "path").unwrap();
+    let land_idx = objs
+        .iter()
+        .position(|o| {
+            o["kind"] == "location" && o["props"]["exploration"]["value"].as_f64() > Some(0.0)
+        })
+        .unwrap();
+    let e = refuse(
+        &defs,
+        &edit(&|v| v["world"]["objects"][path_idx]["props"]["travel_minutes"]["value"] = 1.into()),
+    );
+    assert!(
+        matches!(e, LoadSaveError::Inconsistent(ref m) if m.contains("travel_minutes")),
+        "{e}"
+    );
+    let e = refuse(
+        &defs,
+        &edit(&|v| v["world"]["objects"][land_idx]["props"]["exploration"]["value"] = 500.into()),
+    );
+    assert!(matches!(e, LoadSaveError::Inconsistent(_)), "{e}");
+    let e = refuse(
+        &defs,
+        &edit(&|v| v["world"]["objects"][land_idx]["props"]["exploration"]["value"] = 0.into()),
+    );
+    assert!(
+        matches!(e, LoadSaveError::Inconsistent(ref m) if m.contains("should be in")),
+        "{e}"
+    );
+    let e = refuse(
+        &defs,
+        &edit(&|v| {
+            let player = v["player"].as_u64().unwrap() as usize;
+            v["world"]["objects"][player]["parent"] = serde_json::json!([0, "characters"]);
+        }),
+    );
+    assert!(matches!(e, LoadSaveError::Inconsistent(_)), "{e}");
+    // Other definitions (an edited world) give another island.
+    let mut files: Vec<(String, String)> = example::sources()
+        .iter()
+        .map(|(n, t)| (n.to_string(), t.to_string()))
+        .collect();
+    files[3].1 = files[3].1.replace(
+        "meters_per_distance_unit: 2500",
+        "meters_per_distance_unit: 2600",
+    );
+    let other =
+        mangekyo_island::load_definitions(files.iter().map(|(n, t)| (n.as_str(), t.as_str())))
+            .unwrap();
+    assert!(matches!(
+        refuse(&other, &text),
+        LoadSaveError::OtherIsland(_)
+    ));
+}
