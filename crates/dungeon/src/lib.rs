@@ -33,6 +33,15 @@
 //! rectangle that fits ([`drivers::level_rect`]); the elemental vault has no
 //! inner rooms; and [`build_level`] (rooms joined by corridors) is ours.
 //!
+//! # Testing
+//! `tests/replay.rs` feeds the draw logs of 47 outputs of Hengband's own
+//! routines (`tests/fixtures/hengband/`) through [`RandomSource`] and
+//! compares every height, feature and flag. `tests/properties.rs` sweeps
+//! the spec's §7 properties over thousands of seeds (`MANGEKYO_SLOW_TESTS=1`
+//! widens the sweeps); `tests/snapshots.rs` compares ASCII snapshots under
+//! `tests/snapshots/` exactly (`UPDATE_SNAPSHOTS=1` rewrites them) and pins
+//! golden hashes.
+//!
 //! # Determinism
 //! Every builder is a pure function of its parameters and [`Seed`]; it draws
 //! only from the seed's `dungeon` stream. [`GENERATOR_VERSION`] changes
