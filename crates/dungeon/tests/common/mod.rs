@@ -194,7 +194,7 @@ impl RandomSource for Replay {
     }
 
     fn floor_terrain(&mut self) -> Feature {
-        match self.pop("pf", None) {
+        match self.pop("pf", Some(0)) {
             1 => Feature::Floor,
             2 => Feature::DirtFloor,
             3 => Feature::MossFloor,
@@ -203,7 +203,7 @@ impl RandomSource for Replay {
     }
 
     fn wall_terrain(&mut self) -> Feature {
-        let k = self.pop("pw", None);
+        let k = self.pop("pw", Some(0));
         assert_eq!(k, 0, "{}: pw result", self.case);
         Feature::Granite
     }
