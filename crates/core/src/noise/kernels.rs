@@ -97,31 +97,59 @@ fn grad3<S: Simd>(s: S, h: S::I, x: S::F, y: S::F, z: S::F) -> S::F {
     s.add(xy, s.mul(s.table16(&GRAD3_Z, h), z))
 }
 
+/// One axis of a sample after the split: its fraction in the cell and the
+/// axis hashes of the cells before, at and after it. The separable kernels
+/// (value, Perlin, cellular) read only this, so a grid can precompute it
+/// once per row or column instead of once per sample.
+#[derive(Clone, Copy)]
+pub(crate) struct Axis<S: Simd> {
+    /// Position inside the cell, [0, 1].
+    pub(crate) f: S::F,
+    /// Axis hashes of cells −1, 0 and +1.
+    pub(crate) h: [S::I; 3],
+}
+
+impl<S: Simd> Axis<S> {
+    /// A placeholder to initialise arrays with.
+    #[inline(always)]
+    pub(crate) fn zero(s: S) -> Self {
+        Axis {
+            f: s.splat(0.0),
+            h: [s.splat_i(0); 3],
+        }
+    }
+}
+
+/// Splits lattice coordinates into an [`Axis`].
+#[inline(always)]
+pub(crate) fn split_axis<S: Simd>(s: S, coords: &[f64], axis: usize) -> Axis<S> {
+    let (f, lo, hi) = s.split(coords);
+    Axis {
+        f,
+        h: axis_triple(s, lo, hi, axis),
+    }
+}
+
 /// Value noise in 2D: bilinear blend of hashed corner values, quintic fade.
 #[inline(always)]
-pub(crate) fn value2<S: Simd>(s: S, x: &[f64], y: &[f64], seed: u32) -> S::F {
+pub(crate) fn value2<S: Simd>(s: S, [x, y]: [Axis<S>; 2], seed: u32) -> S::F {
     let sd = seeds(s, seed);
-    let (fx, xl, xh) = s.split(x);
-    let (fy, yl, yh) = s.split(y);
-    let (hx0, hx1) = axis_pair(s, xl, xh, 0);
-    let (hy0, hy1) = axis_pair(s, yl, yh, 1);
+    let ([_, hx0, hx1], [_, hy0, hy1]) = (x.h, y.h);
     let v00 = hash_value(s, combine2(s, hx0, hy0, sd));
     let v10 = hash_value(s, combine2(s, hx1, hy0, sd));
     let v01 = hash_value(s, combine2(s, hx0, hy1, sd));
     let v11 = hash_value(s, combine2(s, hx1, hy1, sd));
-    let u = fade(s, fx);
-    let v = fade(s, fy);
+    let u = fade(s, x.f);
+    let v = fade(s, y.f);
     lerp(s, lerp(s, v00, v10, u), lerp(s, v01, v11, u), v)
 }
 
 /// Gradient (Perlin) noise in 2D.
 #[inline(always)]
-pub(crate) fn perlin2<S: Simd>(s: S, x: &[f64], y: &[f64], seed: u32) -> S::F {
+pub(crate) fn perlin2<S: Simd>(s: S, [x, y]: [Axis<S>; 2], seed: u32) -> S::F {
     let sd = seeds(s, seed);
-    let (fx, xl, xh) = s.split(x);
-    let (fy, yl, yh) = s.split(y);
-    let (hx0, hx1) = axis_pair(s, xl, xh, 0);
-    let (hy0, hy1) = axis_pair(s, yl, yh, 1);
+    let ([_, hx0, hx1], [_, hy0, hy1]) = (x.h, y.h);
+    let (fx, fy) = (x.f, y.f);
     let one = s.splat(1.0);
     let (x1, y1) = (s.sub(fx, one), s.sub(fy, one));
     let n00 = grad2(s, combine2(s, hx0, hy0, sd), fx, fy);
@@ -135,15 +163,10 @@ pub(crate) fn perlin2<S: Simd>(s: S, x: &[f64], y: &[f64], seed: u32) -> S::F {
 
 /// Value noise in 3D: trilinear blend of hashed corner values.
 #[inline(always)]
-pub(crate) fn value3<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u32) -> S::F {
+pub(crate) fn value3<S: Simd>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F {
     let sd = seeds(s, seed);
-    let (fx, xl, xh) = s.split(x);
-    let (fy, yl, yh) = s.split(y);
-    let (fz, zl, zh) = s.split(z);
-    let (hx0, hx1) = axis_pair(s, xl, xh, 0);
-    let (hy0, hy1) = axis_pair(s, yl, yh, 1);
-    let (hz0, hz1) = axis_pair(s, zl, zh, 2);
-    let (u, v, w) = (fade(s, fx), fade(s, fy), fade(s, fz));
+    let ([_, hx0, hx1], [_, hy0, hy1], [_, hz0, hz1]) = (x.h, y.h, z.h);
+    let (u, v, w) = (fade(s, x.f), fade(s, y.f), fade(s, z.f));
     let mut planes = [s.splat(0.0); 2];
     for (plane, hz) in planes.iter_mut().zip([hz0, hz1]) {
         let c00 = hash_value(s, combine3(s, hx0, hy0, hz, sd));
@@ -157,14 +180,10 @@ pub(crate) fn value3<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u32) 
 
 /// Gradient (improved Perlin) noise in 3D.
 #[inline(always)]
-pub(crate) fn perlin3<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u32) -> S::F {
+pub(crate) fn perlin3<S: Simd>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F {
     let sd = seeds(s, seed);
-    let (fx, xl, xh) = s.split(x);
-    let (fy, yl, yh) = s.split(y);
-    let (fz, zl, zh) = s.split(z);
-    let (hx0, hx1) = axis_pair(s, xl, xh, 0);
-    let (hy0, hy1) = axis_pair(s, yl, yh, 1);
-    let (hz0, hz1) = axis_pair(s, zl, zh, 2);
+    let ([_, hx0, hx1], [_, hy0, hy1], [_, hz0, hz1]) = (x.h, y.h, z.h);
+    let (fx, fy, fz) = (x.f, y.f, z.f);
     let one = s.splat(1.0);
     let (x1, y1, z1) = (s.sub(fx, one), s.sub(fy, one), s.sub(fz, one));
     let (u, v, w) = (fade(s, fx), fade(s, fy), fade(s, fz));
@@ -333,23 +352,18 @@ fn cell_return<S: Simd>(s: S, f1: S::F, f2: S::F, ret: CellularReturn, scale: [f
 #[inline(always)]
 pub(crate) fn cellular2<S: Simd>(
     s: S,
-    x: &[f64],
-    y: &[f64],
+    [x, y]: [Axis<S>; 2],
     seed: u32,
     ret: CellularReturn,
 ) -> S::F {
     let sd = seeds(s, seed);
-    let (fx, xl, xh) = s.split(x);
-    let (fy, yl, yh) = s.split(y);
-    let hx = axis_triple(s, xl, xh, 0);
-    let hy = axis_triple(s, yl, yh, 1);
     let big = s.splat(f32::MAX);
     let (mut f1, mut f2) = (big, big);
-    for (dy, &hyv) in hy.iter().enumerate() {
-        let oy = s.sub(s.splat(dy as f32 - 1.0), fy);
-        for (dx, &hxv) in hx.iter().enumerate() {
+    for (dy, &hyv) in y.h.iter().enumerate() {
+        let oy = s.sub(s.splat(dy as f32 - 1.0), y.f);
+        for (dx, &hxv) in x.h.iter().enumerate() {
             let h = combine2(s, hxv, hyv, sd);
-            let vx = s.add(s.sub(s.splat(dx as f32 - 1.0), fx), jitter::<S, 0>(s, h));
+            let vx = s.add(s.sub(s.splat(dx as f32 - 1.0), x.f), jitter::<S, 0>(s, h));
             let vy = s.add(oy, jitter::<S, 10>(s, h));
             keep_two(s, &mut f1, &mut f2, s.add(s.mul(vx, vx), s.mul(vy, vy)));
         }
@@ -361,28 +375,20 @@ pub(crate) fn cellular2<S: Simd>(
 #[inline(always)]
 pub(crate) fn cellular3<S: Simd>(
     s: S,
-    x: &[f64],
-    y: &[f64],
-    z: &[f64],
+    [x, y, z]: [Axis<S>; 3],
     seed: u32,
     ret: CellularReturn,
 ) -> S::F {
     let sd = seeds(s, seed);
-    let (fx, xl, xh) = s.split(x);
-    let (fy, yl, yh) = s.split(y);
-    let (fz, zl, zh) = s.split(z);
-    let hx = axis_triple(s, xl, xh, 0);
-    let hy = axis_triple(s, yl, yh, 1);
-    let hz = axis_triple(s, zl, zh, 2);
     let big = s.splat(f32::MAX);
     let (mut f1, mut f2) = (big, big);
-    for (dz, &hzv) in hz.iter().enumerate() {
-        let oz = s.sub(s.splat(dz as f32 - 1.0), fz);
-        for (dy, &hyv) in hy.iter().enumerate() {
-            let oy = s.sub(s.splat(dy as f32 - 1.0), fy);
-            for (dx, &hxv) in hx.iter().enumerate() {
+    for (dz, &hzv) in z.h.iter().enumerate() {
+        let oz = s.sub(s.splat(dz as f32 - 1.0), z.f);
+        for (dy, &hyv) in y.h.iter().enumerate() {
+            let oy = s.sub(s.splat(dy as f32 - 1.0), y.f);
+            for (dx, &hxv) in x.h.iter().enumerate() {
                 let h = combine3(s, hxv, hyv, hzv, sd);
-                let vx = s.add(s.sub(s.splat(dx as f32 - 1.0), fx), jitter::<S, 0>(s, h));
+                let vx = s.add(s.sub(s.splat(dx as f32 - 1.0), x.f), jitter::<S, 0>(s, h));
                 let vy = s.add(oy, jitter::<S, 10>(s, h));
                 let vz = s.add(oz, jitter::<S, 20>(s, h));
                 let d = s.add(s.add(s.mul(vx, vx), s.mul(vy, vy)), s.mul(vz, vz));

@@ -185,16 +185,12 @@ impl Noise {
 
     /// Noise at one 2D point.
     pub fn sample2(&self, x: f64, y: f64) -> f32 {
-        let mut out = [0.0];
-        pipeline::point2(self, x, y, &mut out);
-        out[0]
+        pipeline::point(self, [x, y])
     }
 
     /// Noise at one 3D point.
     pub fn sample3(&self, x: f64, y: f64, z: f64) -> f32 {
-        let mut out = [0.0];
-        pipeline::point3(self, x, y, z, &mut out);
-        out[0]
+        pipeline::point(self, [x, y, z])
     }
 
     /// Fills `out` (length `grid.len()`) at the fastest level this CPU has.
@@ -213,7 +209,14 @@ impl Noise {
             grid.len(),
             "fill2: output length must equal the grid's sample count"
         );
-        pipeline::grid2(self, level, grid, out)
+        let job = &mut pipeline::grid::GridJob {
+            noise: self,
+            origin: grid.origin,
+            step: grid.step,
+            size: grid.size,
+            out,
+        };
+        pipeline::dispatch(level, job)
     }
 
     /// Fills `out` (length `grid.len()`) at the fastest level this CPU has.
@@ -231,7 +234,14 @@ impl Noise {
             grid.len(),
             "fill3: output length must equal the grid's sample count"
         );
-        pipeline::grid3(self, level, grid, out)
+        let job = &mut pipeline::grid::GridJob {
+            noise: self,
+            origin: grid.origin,
+            step: grid.step,
+            size: grid.size,
+            out,
+        };
+        pipeline::dispatch(level, job)
     }
 
     /// Noise at arbitrary 2D positions.

@@ -1,24 +1,33 @@
 //! From positions to finished fractal values: blocks of samples, the warp,
 //! the octave loop, and the choice of instruction set.
 //!
+//! Two sources feed the same octave loop. Arbitrary positions are split per
+//! sample inside the kernels. Regular grids of the separable kernels (value,
+//! Perlin, cellular) split each row, column and slab once per octave into
+//! tables and copy them into the block ([`grid`]). Both end in the same
+//! lattice values, so they give the same bits.
+//!
 //! Everything outside the kernels is plain Rust on arrays (scaling, clamping,
 //! accumulation); the compiler may vectorise those loops, and since each
 //! element is computed independently with the same operations, that never
 //! changes a bit.
 
-use super::kernels;
+use super::kernels::{self, Axis, split_axis};
+
 use super::simd::{Level, Simd, scalar::Scalar};
-use super::{Fractal, Grid2, Grid3, Kernel, MAX_COORD, Noise};
+use super::{Fractal, Kernel, MAX_COORD, Noise, Octave};
+
+pub(crate) mod grid;
 
 /// Samples per block: large enough to amortise the dispatch, small enough
-/// that the block's coordinate arrays stay in L1.
-const BLOCK: usize = 256;
+/// that the block's arrays stay in L1.
+pub(crate) const BLOCK: usize = 256;
 
-/// Clamps a scaled coordinate into the exact range of the split.
-/// Written as two selects so it vectorises; NaN fails both tests and lands
-/// on `-MAX_COORD`.
+/// Clamps a scaled coordinate into the exact range of the split. Written as
+/// two selects so it vectorises; NaN fails both tests and lands on
+/// `-MAX_COORD`.
 #[inline(always)]
-fn clamp_coord(v: f64) -> f64 {
+pub(crate) fn clamp_coord(v: f64) -> f64 {
     let c = if v > MAX_COORD { MAX_COORD } else { v };
     if c >= -MAX_COORD { c } else { -MAX_COORD }
 }
@@ -47,91 +56,86 @@ fn finish(fractal: Fractal, acc: f32, norm: f32) -> f32 {
     }
 }
 
-/// Working memory of one block, allocated once per fill and reused, so no
-/// block pays for zeroing it.
-pub(crate) struct Scratch<const D: usize, const B: usize> {
-    pos: [[f64; B]; D],
-    disp: [[f32; B]; D],
-    res: [f32; B],
-    work: Work<D, B>,
-}
-
-/// The octave loop's own buffers.
-struct Work<const D: usize, const B: usize> {
-    scaled: [[f64; B]; D],
-    value: [f32; B],
-    acc: [f32; B],
-}
-
-impl<const D: usize, const B: usize> Scratch<D, B> {
-    pub(crate) fn new() -> Box<Self> {
-        Box::new(Scratch {
-            pos: [[0.0; B]; D],
-            disp: [[0.0; B]; D],
-            res: [0.0; B],
-            work: Work {
-                scaled: [[0.0; B]; D],
-                value: [0.0; B],
-                acc: [0.0; B],
-            },
-        })
-    }
-}
-
-/// Evaluates the octaves of `noise` (ignoring its warp) at `pos` (`D` axes,
-/// each `padded` long, a multiple of `S::LANES`), writing `padded` values.
-#[inline(always)]
-fn octaves<S: Simd, const D: usize, const B: usize>(
-    s: S,
-    noise: &Noise,
-    pos: &[[f64; B]; D],
-    work: &mut Work<D, B>,
-    padded: usize,
-    out: &mut [f32; B],
-) {
-    let Work { scaled, value, acc } = work;
-    let fractal = noise.params.fractal;
-    acc[..padded].fill(0.0);
-    for oct in &noise.octaves {
-        for (sa, pa) in scaled.iter_mut().zip(pos) {
-            for (v, &p) in sa[..padded].iter_mut().zip(&pa[..padded]) {
-                *v = clamp_coord(p * oct.frequency);
-            }
-        }
-        kernel_groups::<S, D, B>(s, noise.params.kernel, scaled, oct.seed, padded, value);
-        let amp = oct.amplitude;
-        match fractal {
-            Fractal::None | Fractal::Fbm => accumulate_all(acc, value, padded, |a, n| {
-                accumulate(Fractal::Fbm, a, amp, n)
-            }),
-            Fractal::Ridged => accumulate_all(acc, value, padded, |a, n| {
-                accumulate(Fractal::Ridged, a, amp, n)
-            }),
-            Fractal::Billow => accumulate_all(acc, value, padded, |a, n| {
-                accumulate(Fractal::Billow, a, amp, n)
-            }),
-        }
-    }
-    for i in 0..padded {
-        out[i] = finish(fractal, acc[i], noise.norm);
-    }
-}
-
 /// `acc[i] = f(acc[i], value[i])` for the block (one loop per fractal, so
 /// the fractal's branch is outside it).
 #[inline(always)]
-fn accumulate_all<const B: usize>(
-    acc: &mut [f32; B],
-    value: &[f32; B],
-    n: usize,
-    f: impl Fn(f32, f32) -> f32,
-) {
-    for (a, &v) in acc[..n].iter_mut().zip(&value[..n]) {
+fn accumulate_all(acc: &mut [f32], value: &[f32], f: impl Fn(f32, f32) -> f32) {
+    for (a, &v) in acc.iter_mut().zip(value) {
         *a = f(*a, v);
     }
 }
 
-/// Runs the kernel over every lane group of the block.
+/// Where an octave's kernel values come from (positions or grid tables).
+///
+/// A trait rather than a closure: closures are compiled without the
+/// caller's target features, which would turn every SIMD intrinsic in a
+/// large body into a call; `#[inline(always)]` methods are not.
+pub(crate) trait OctaveSource<const B: usize> {
+    /// Writes octave `k`'s kernel values for the first `padded` samples.
+    fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; B]);
+}
+
+/// The octave loop shared by every source.
+#[inline(always)]
+fn octaves<const B: usize>(
+    noise: &Noise,
+    padded: usize,
+    value: &mut [f32; B],
+    acc: &mut [f32; B],
+    out: &mut [f32],
+    src: &mut impl OctaveSource<B>,
+) {
+    let fractal = noise.params.fractal;
+    acc[..padded].fill(0.0);
+    for (k, oct) in noise.octaves.iter().enumerate() {
+        src.eval(k, oct, padded, value);
+        let amp = oct.amplitude;
+        let (a, v) = (&mut acc[..padded], &value[..padded]);
+        match fractal {
+            Fractal::None | Fractal::Fbm => {
+                accumulate_all(a, v, |a, n| accumulate(Fractal::Fbm, a, amp, n))
+            }
+            Fractal::Ridged => accumulate_all(a, v, |a, n| accumulate(Fractal::Ridged, a, amp, n)),
+            Fractal::Billow => accumulate_all(a, v, |a, n| accumulate(Fractal::Billow, a, amp, n)),
+        }
+    }
+    for (o, &a) in out[..padded].iter_mut().zip(&acc[..padded]) {
+        *o = finish(fractal, a, noise.norm);
+    }
+}
+
+/// A separable kernel on already split axes.
+#[inline(always)]
+pub(crate) fn separable<S: Simd, const D: usize>(
+    s: S,
+    kernel: Kernel,
+    ax: [Axis<S>; D],
+    seed: u32,
+) -> S::F {
+    if D == 2 {
+        let ax = [ax[0], ax[1]];
+        match kernel {
+            Kernel::Value => kernels::value2(s, ax, seed),
+            Kernel::Cellular(r) => kernels::cellular2(s, ax, seed, r),
+            _ => kernels::perlin2(s, ax, seed),
+        }
+    } else {
+        let ax = [ax[0], ax[1], ax[D - 1]];
+        match kernel {
+            Kernel::Value => kernels::value3(s, ax, seed),
+            Kernel::Cellular(r) => kernels::cellular3(s, ax, seed, r),
+            _ => kernels::perlin3(s, ax, seed),
+        }
+    }
+}
+
+/// Whether a kernel reads only per-axis lattice data (so grids can be
+/// tabulated per row and column).
+pub(crate) fn is_separable(kernel: Kernel) -> bool {
+    !matches!(kernel, Kernel::Simplex)
+}
+
+/// Runs the kernel over every lane group of the block of scaled positions.
 #[inline(always)]
 fn kernel_groups<S: Simd, const D: usize, const B: usize>(
     s: S,
@@ -143,22 +147,15 @@ fn kernel_groups<S: Simd, const D: usize, const B: usize>(
 ) {
     let mut g = 0;
     while g < padded {
-        let x = &p[0][g..];
-        let y = &p[1][g..];
-        let v = if D == 2 {
-            match kernel {
-                Kernel::Value => kernels::value2(s, x, y, seed),
-                Kernel::Perlin => kernels::perlin2(s, x, y, seed),
-                Kernel::Simplex => kernels::simplex2(s, x, y, seed),
-                Kernel::Cellular(r) => kernels::cellular2(s, x, y, seed, r),
-            }
-        } else {
-            let z = &p[D - 1][g..];
-            match kernel {
-                Kernel::Value => kernels::value3(s, x, y, z, seed),
-                Kernel::Perlin => kernels::perlin3(s, x, y, z, seed),
-                Kernel::Simplex => kernels::simplex3(s, x, y, z, seed),
-                Kernel::Cellular(r) => kernels::cellular3(s, x, y, z, seed, r),
+        let v = match kernel {
+            Kernel::Simplex if D == 2 => kernels::simplex2(s, &p[0][g..], &p[1][g..], seed),
+            Kernel::Simplex => kernels::simplex3(s, &p[0][g..], &p[1][g..], &p[D - 1][g..], seed),
+            k => {
+                let mut ax = [Axis::<S>::zero(s); D];
+                for (a, axis) in ax.iter_mut().enumerate() {
+                    *axis = split_axis(s, &p[a][g..], a);
+                }
+                separable(s, k, ax, seed)
             }
         };
         s.store(v, &mut out[g..]);
@@ -166,7 +163,71 @@ fn kernel_groups<S: Simd, const D: usize, const B: usize>(
     }
 }
 
-/// Evaluates `noise` with its warp at up to `B` positions (`n` of them).
+/// Working memory of one block of positions, allocated once per fill and
+/// reused, so no block pays for zeroing it.
+pub(crate) struct Scratch<const D: usize, const B: usize> {
+    pos: [[f64; B]; D],
+    scaled: [[f64; B]; D],
+    disp: [[f32; B]; D],
+    value: [f32; B],
+    acc: [f32; B],
+}
+
+impl<const D: usize, const B: usize> Scratch<D, B> {
+    pub(crate) fn new() -> Box<Self> {
+        Box::new(Scratch {
+            pos: [[0.0; B]; D],
+            scaled: [[0.0; B]; D],
+            disp: [[0.0; B]; D],
+            value: [0.0; B],
+            acc: [0.0; B],
+        })
+    }
+}
+
+/// Octave values at a block's positions: scale, clamp, run the kernel.
+struct AtPositions<'a, S: Simd, const D: usize, const B: usize> {
+    s: S,
+    kernel: Kernel,
+    pos: &'a [[f64; B]; D],
+    scaled: &'a mut [[f64; B]; D],
+}
+
+impl<S: Simd, const D: usize, const B: usize> OctaveSource<B> for AtPositions<'_, S, D, B> {
+    #[inline(always)]
+    fn eval(&mut self, _k: usize, oct: &Octave, padded: usize, value: &mut [f32; B]) {
+        for (sa, pa) in self.scaled.iter_mut().zip(self.pos) {
+            for (v, &p) in sa[..padded].iter_mut().zip(&pa[..padded]) {
+                *v = clamp_coord(p * oct.frequency);
+            }
+        }
+        kernel_groups::<S, D, B>(self.s, self.kernel, self.scaled, oct.seed, padded, value);
+    }
+}
+
+/// The octaves of `noise` (ignoring its warp) at the block's positions.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the block's buffers, borrowed apart
+fn octaves_at<S: Simd, const D: usize, const B: usize>(
+    s: S,
+    noise: &Noise,
+    pos: &[[f64; B]; D],
+    scaled: &mut [[f64; B]; D],
+    value: &mut [f32; B],
+    acc: &mut [f32; B],
+    padded: usize,
+    out: &mut [f32],
+) {
+    let mut src = AtPositions {
+        s,
+        kernel: noise.params.kernel,
+        pos,
+        scaled,
+    };
+    octaves(noise, padded, value, acc, out, &mut src);
+}
+
+/// Evaluates `noise` with its warp at up to `B` positions (`out.len()` of them).
 #[inline(always)]
 fn block<S: Simd, const D: usize, const B: usize>(
     s: S,
@@ -182,167 +243,117 @@ fn block<S: Simd, const D: usize, const B: usize>(
         dst[..n].copy_from_slice(&src[..n]);
         dst[n..padded].fill(src[n - 1]);
     }
+    let Scratch {
+        pos,
+        scaled,
+        disp,
+        value,
+        acc,
+    } = sc;
     if let Some(warp) = &noise.warp {
-        for (axis, disp) in warp.axes.iter().zip(sc.disp.iter_mut()) {
-            octaves::<S, D, B>(s, axis, &sc.pos, &mut sc.work, padded, disp);
+        for (axis, d) in warp.axes.iter().zip(disp.iter_mut()) {
+            octaves_at::<S, D, B>(s, axis, pos, scaled, value, acc, padded, &mut d[..]);
         }
-        for (pa, da) in sc.pos.iter_mut().zip(&sc.disp) {
+        for (pa, da) in pos.iter_mut().zip(disp.iter()) {
             for (p, &d) in pa[..padded].iter_mut().zip(&da[..padded]) {
                 *p += warp.amplitude * d as f64;
             }
         }
     }
-    octaves::<S, D, B>(s, noise, &sc.pos, &mut sc.work, padded, &mut sc.res);
-    out.copy_from_slice(&sc.res[..n]);
+    let mut res = [0.0f32; B];
+    octaves_at::<S, D, B>(s, noise, pos, scaled, value, acc, padded, &mut res[..]);
+    out.copy_from_slice(&res[..n]);
 }
 
 /// One point at the scalar level: the reference every fill equals.
-pub(crate) fn point2(noise: &Noise, x: f64, y: f64, out: &mut [f32; 1]) {
-    let mut sc = Scratch::<2, 1>::new();
-    block::<Scalar, 2, 1>(Scalar, noise, [&[x], &[y]], &mut sc, out);
+pub(crate) fn point<const D: usize>(noise: &Noise, pos: [f64; D]) -> f32 {
+    let mut sc = Scratch::<D, 1>::new();
+    let mut out = [0.0];
+    let p: [&[f64]; D] = std::array::from_fn(|a| std::slice::from_ref(&pos[a]));
+    block::<Scalar, D, 1>(Scalar, noise, p, &mut sc, &mut out);
+    out[0]
 }
 
-/// One 3D point at the scalar level.
-pub(crate) fn point3(noise: &Noise, x: f64, y: f64, z: f64, out: &mut [f32; 1]) {
-    let mut sc = Scratch::<3, 1>::new();
-    block::<Scalar, 3, 1>(Scalar, noise, [&[x], &[y], &[z]], &mut sc, out);
+/// Work that can run at any lane width: the dispatcher picks the widest the
+/// CPU has and compiles `run` for it.
+pub(crate) trait Job {
+    /// Does the work with backend `s`. Implementations must be
+    /// `#[inline(always)]` so they are compiled into each feature-enabled
+    /// entry point.
+    fn run<S: Simd>(&mut self, s: S);
 }
 
-/// One block at the requested level, falling back to scalar where the CPU
-/// lacks it.
-fn dispatch<const D: usize>(
-    level: Level,
-    noise: &Noise,
-    pos: [&[f64]; D],
-    sc: &mut Scratch<D, BLOCK>,
-    out: &mut [f32],
-) {
+/// Runs `job` at `level`, falling back to scalar where the CPU lacks it.
+pub(crate) fn dispatch(level: Level, job: &mut impl Job) {
     match level {
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => {
             if let Some(t) = super::simd::avx512::Avx512::new() {
                 // SAFETY: the token exists only when AVX-512F was detected.
-                return unsafe { x86::block_avx512(t, noise, pos, sc, out) };
+                return unsafe { x86::run_avx512(t, job) };
             }
         }
         #[cfg(target_arch = "x86_64")]
         Level::Avx2 => {
             if let Some(t) = super::simd::avx2::Avx2::new() {
                 // SAFETY: the token exists only when AVX2 was detected.
-                return unsafe { x86::block_avx2(t, noise, pos, sc, out) };
+                return unsafe { x86::run_avx2(t, job) };
             }
         }
         #[cfg(target_arch = "x86_64")]
-        Level::Sse2 => {
-            return block::<_, D, BLOCK>(super::simd::sse2::Sse2::new(), noise, pos, sc, out);
-        }
+        Level::Sse2 => return job.run(super::simd::sse2::Sse2::new()),
         #[cfg(target_arch = "aarch64")]
-        Level::Neon => {
-            return block::<_, D, BLOCK>(super::simd::neon::Neon::new(), noise, pos, sc, out);
-        }
+        Level::Neon => return job.run(super::simd::neon::Neon::new()),
         _ => {}
     }
-    block::<Scalar, D, BLOCK>(Scalar, noise, pos, sc, out)
+    job.run(Scalar)
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{BLOCK, Noise, Scratch, block};
+    use super::Job;
     use crate::noise::simd::{avx2::Avx2, avx512::Avx512};
 
-    /// The block, compiled with AVX2 enabled.
+    /// The job, compiled with AVX2 enabled.
     #[target_feature(enable = "avx2")]
-    pub(super) fn block_avx2<const D: usize>(
-        t: Avx2,
-        noise: &Noise,
-        pos: [&[f64]; D],
-        sc: &mut Scratch<D, BLOCK>,
-        out: &mut [f32],
-    ) {
-        block::<Avx2, D, BLOCK>(t, noise, pos, sc, out)
+    pub(super) fn run_avx2(t: Avx2, job: &mut impl Job) {
+        job.run(t)
     }
 
-    /// The block, compiled with AVX-512F enabled.
+    /// The job, compiled with AVX-512F enabled.
     #[target_feature(enable = "avx512f")]
-    pub(super) fn block_avx512<const D: usize>(
-        t: Avx512,
-        noise: &Noise,
-        pos: [&[f64]; D],
-        sc: &mut Scratch<D, BLOCK>,
-        out: &mut [f32],
-    ) {
-        block::<Avx512, D, BLOCK>(t, noise, pos, sc, out)
+    pub(super) fn run_avx512(t: Avx512, job: &mut impl Job) {
+        job.run(t)
     }
 }
 
-/// Arbitrary positions, block by block.
+/// Positions, block by block.
+struct PointsJob<'a, const D: usize> {
+    noise: &'a Noise,
+    pos: [&'a [f64]; D],
+    out: &'a mut [f32],
+}
+
+impl<const D: usize> Job for PointsJob<'_, D> {
+    #[inline(always)]
+    fn run<S: Simd>(&mut self, s: S) {
+        let mut sc = Scratch::<D, BLOCK>::new();
+        let mut start = 0;
+        while start < self.out.len() {
+            let end = (start + BLOCK).min(self.out.len());
+            let p: [&[f64]; D] = std::array::from_fn(|a| &self.pos[a][start..end]);
+            block::<S, D, BLOCK>(s, self.noise, p, &mut sc, &mut self.out[start..end]);
+            start = end;
+        }
+    }
+}
+
+/// Arbitrary positions.
 pub(crate) fn points<const D: usize>(
     noise: &Noise,
     level: Level,
     pos: [&[f64]; D],
     out: &mut [f32],
 ) {
-    let mut sc = Scratch::<D, BLOCK>::new();
-    let mut start = 0;
-    while start < out.len() {
-        let end = (start + BLOCK).min(out.len());
-        let p: [&[f64]; D] = std::array::from_fn(|a| &pos[a][start..end]);
-        dispatch(level, noise, p, &mut sc, &mut out[start..end]);
-        start = end;
-    }
-}
-
-/// A 2D grid, in blocks of consecutive samples (a block may span rows, so
-/// narrow grids fill whole vectors).
-pub(crate) fn grid2(noise: &Noise, level: Level, g: &Grid2, out: &mut [f32]) {
-    let [nx, _] = g.size;
-    let xs: Vec<f64> = (0..nx)
-        .map(|i| g.origin[0] + i as f64 * g.step[0])
-        .collect();
-    let (mut bx, mut by) = (vec![0.0f64; BLOCK], vec![0.0f64; BLOCK]);
-    let mut sc = Scratch::<2, BLOCK>::new();
-    let (mut i, mut j) = (0usize, 0usize);
-    for chunk in out.chunks_mut(BLOCK) {
-        for l in 0..chunk.len() {
-            bx[l] = xs[i];
-            by[l] = g.origin[1] + j as f64 * g.step[1];
-            i += 1;
-            if i == nx {
-                (i, j) = (0, j + 1);
-            }
-        }
-        let n = chunk.len();
-        dispatch(level, noise, [&bx[..n], &by[..n]], &mut sc, chunk);
-    }
-}
-
-/// A 3D grid, in blocks of consecutive samples.
-pub(crate) fn grid3(noise: &Noise, level: Level, g: &Grid3, out: &mut [f32]) {
-    let [nx, ny, _] = g.size;
-    let xs: Vec<f64> = (0..nx)
-        .map(|i| g.origin[0] + i as f64 * g.step[0])
-        .collect();
-    let (mut bx, mut by, mut bz) = (
-        vec![0.0f64; BLOCK],
-        vec![0.0f64; BLOCK],
-        vec![0.0f64; BLOCK],
-    );
-    let mut sc = Scratch::<3, BLOCK>::new();
-    let (mut i, mut j, mut k) = (0usize, 0usize, 0usize);
-    for chunk in out.chunks_mut(BLOCK) {
-        for l in 0..chunk.len() {
-            bx[l] = xs[i];
-            by[l] = g.origin[1] + j as f64 * g.step[1];
-            bz[l] = g.origin[2] + k as f64 * g.step[2];
-            i += 1;
-            if i == nx {
-                (i, j) = (0, j + 1);
-                if j == ny {
-                    (j, k) = (0, k + 1);
-                }
-            }
-        }
-        let n = chunk.len();
-        dispatch(level, noise, [&bx[..n], &by[..n], &bz[..n]], &mut sc, chunk);
-    }
+    dispatch(level, &mut PointsJob { noise, pos, out });
 }

@@ -34,6 +34,16 @@ impl Simd for Avx2 {
         unsafe { _mm256_set1_epi32(v as i32) }
     }
     #[inline(always)]
+    fn load(self, src: &[f32]) -> __m256 {
+        assert!(src.len() >= 8);
+        unsafe { _mm256_loadu_ps(src.as_ptr()) }
+    }
+    #[inline(always)]
+    fn load_i(self, src: &[u32]) -> __m256i {
+        assert!(src.len() >= 8);
+        unsafe { _mm256_loadu_si256(src.as_ptr().cast()) }
+    }
+    #[inline(always)]
     fn store(self, v: __m256, dst: &mut [f32]) {
         assert!(dst.len() >= 8);
         unsafe { _mm256_storeu_ps(dst.as_mut_ptr(), v) }

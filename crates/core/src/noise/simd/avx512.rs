@@ -34,6 +34,16 @@ impl Simd for Avx512 {
         unsafe { _mm512_set1_epi32(v as i32) }
     }
     #[inline(always)]
+    fn load(self, src: &[f32]) -> __m512 {
+        assert!(src.len() >= 16);
+        unsafe { _mm512_loadu_ps(src.as_ptr()) }
+    }
+    #[inline(always)]
+    fn load_i(self, src: &[u32]) -> __m512i {
+        assert!(src.len() >= 16);
+        unsafe { _mm512_loadu_si512(src.as_ptr().cast()) }
+    }
+    #[inline(always)]
     fn store(self, v: __m512, dst: &mut [f32]) {
         assert!(dst.len() >= 16);
         unsafe { _mm512_storeu_ps(dst.as_mut_ptr(), v) }

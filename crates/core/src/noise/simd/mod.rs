@@ -120,6 +120,10 @@ pub(crate) trait Simd: Copy {
 
     fn splat(self, v: f32) -> Self::F;
     fn splat_i(self, v: u32) -> Self::I;
+    /// Loads `LANES` values; `src.len() >= LANES`.
+    fn load(self, src: &[f32]) -> Self::F;
+    /// Loads `LANES` u32 values; `src.len() >= LANES`.
+    fn load_i(self, src: &[u32]) -> Self::I;
     /// Stores `LANES` values; `dst.len() >= LANES`.
     fn store(self, v: Self::F, dst: &mut [f32]);
 

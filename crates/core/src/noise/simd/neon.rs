@@ -31,6 +31,16 @@ impl Simd for Neon {
         unsafe { vdupq_n_u32(v) }
     }
     #[inline(always)]
+    fn load(self, src: &[f32]) -> float32x4_t {
+        assert!(src.len() >= 4);
+        unsafe { vld1q_f32(src.as_ptr()) }
+    }
+    #[inline(always)]
+    fn load_i(self, src: &[u32]) -> uint32x4_t {
+        assert!(src.len() >= 4);
+        unsafe { vld1q_u32(src.as_ptr()) }
+    }
+    #[inline(always)]
     fn store(self, v: float32x4_t, dst: &mut [f32]) {
         assert!(dst.len() >= 4);
         unsafe { vst1q_f32(dst.as_mut_ptr(), v) }

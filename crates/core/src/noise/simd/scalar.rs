@@ -22,6 +22,14 @@ impl Simd for Scalar {
         v
     }
     #[inline(always)]
+    fn load(self, src: &[f32]) -> f32 {
+        src[0]
+    }
+    #[inline(always)]
+    fn load_i(self, src: &[u32]) -> u32 {
+        src[0]
+    }
+    #[inline(always)]
     fn store(self, v: f32, dst: &mut [f32]) {
         dst[0] = v;
     }

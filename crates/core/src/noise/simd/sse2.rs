@@ -37,6 +37,16 @@ impl Simd for Sse2 {
         unsafe { _mm_set1_epi32(v as i32) }
     }
     #[inline(always)]
+    fn load(self, src: &[f32]) -> __m128 {
+        assert!(src.len() >= 4);
+        unsafe { _mm_loadu_ps(src.as_ptr()) }
+    }
+    #[inline(always)]
+    fn load_i(self, src: &[u32]) -> __m128i {
+        assert!(src.len() >= 4);
+        unsafe { _mm_loadu_si128(src.as_ptr().cast()) }
+    }
+    #[inline(always)]
     fn store(self, v: __m128, dst: &mut [f32]) {
         assert!(dst.len() >= 4);
         unsafe { _mm_storeu_ps(dst.as_mut_ptr(), v) }

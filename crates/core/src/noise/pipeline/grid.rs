@@ -1,0 +1,233 @@
+//! Regular grids. For the separable kernels (value, Perlin, cellular) each
+//! octave splits and hashes every column, row and slab once into a table;
+//! blocks then copy table runs instead of splitting every sample. Other
+//! kernels and warped noise take the per-position path with the grid's
+//! coordinates. Either way a sample gets exactly the lattice values a point
+//! query computes (same f64 position, same scalar split and hash), so grids
+//! equal points bit for bit.
+
+use super::super::kernels::Axis;
+use super::super::lattice::axis_triple;
+use super::super::simd::{Simd, scalar::Scalar};
+use super::{
+    BLOCK, Job, OctaveSource, Scratch, block, clamp_coord, is_separable, octaves, separable,
+};
+use crate::noise::{Kernel, Noise, Octave};
+
+/// One axis of the grid at one octave: per index along the axis, the
+/// fraction in the cell and the axis hashes of cells −1, 0, +1.
+struct AxisTable {
+    f: Vec<f32>,
+    h: [Vec<u32>; 3],
+}
+
+impl AxisTable {
+    fn new(origin: f64, step: f64, n: usize, frequency: f64, axis: usize) -> Self {
+        let mut t = AxisTable {
+            f: Vec::with_capacity(n),
+            h: std::array::from_fn(|_| Vec::with_capacity(n)),
+        };
+        for i in 0..n {
+            let v = clamp_coord((origin + i as f64 * step) * frequency);
+            let (f, lo, hi) = Scalar.split(&[v]);
+            let h = axis_triple(Scalar, lo, hi, axis);
+            t.f.push(f);
+            for (col, hv) in t.h.iter_mut().zip(h) {
+                col.push(hv);
+            }
+        }
+        t
+    }
+}
+
+/// Lattice data of one block, per lane.
+struct Lanes<const D: usize> {
+    f: [[f32; BLOCK]; D],
+    h: [[[u32; BLOCK]; 3]; D],
+}
+
+impl<const D: usize> Lanes<D> {
+    /// Copies the tables' entries for samples `start..start + n` (row-major,
+    /// x fastest) into lanes `0..n`, and repeats lane `n − 1` up to `padded`.
+    fn assemble(
+        &mut self,
+        tables: &[AxisTable; D],
+        size: [usize; D],
+        start: usize,
+        n: usize,
+        padded: usize,
+    ) {
+        let mut idx = [0usize; D];
+        let mut rest = start;
+        for a in 0..D {
+            idx[a] = rest % size[a];
+            rest /= size[a];
+        }
+        let mut l = 0;
+        while l < n {
+            let run = (size[0] - idx[0]).min(n - l);
+            let t = &tables[0];
+            self.f[0][l..l + run].copy_from_slice(&t.f[idx[0]..idx[0] + run]);
+            for c in 0..3 {
+                self.h[0][c][l..l + run].copy_from_slice(&t.h[c][idx[0]..idx[0] + run]);
+            }
+            for a in 1..D {
+                let t = &tables[a];
+                self.f[a][l..l + run].fill(t.f[idx[a]]);
+                for c in 0..3 {
+                    self.h[a][c][l..l + run].fill(t.h[c][idx[a]]);
+                }
+            }
+            l += run;
+            idx[0] += run;
+            for a in 0..D - 1 {
+                if idx[a] == size[a] {
+                    idx[a] = 0;
+                    idx[a + 1] += 1;
+                }
+            }
+        }
+        for a in 0..D {
+            let last = self.f[a][n - 1];
+            self.f[a][n..padded].fill(last);
+            for c in 0..3 {
+                let last = self.h[a][c][n - 1];
+                self.h[a][c][n..padded].fill(last);
+            }
+        }
+    }
+}
+
+/// A grid fill.
+pub(crate) struct GridJob<'a, const D: usize> {
+    pub(crate) noise: &'a Noise,
+    pub(crate) origin: [f64; D],
+    pub(crate) step: [f64; D],
+    pub(crate) size: [usize; D],
+    pub(crate) out: &'a mut [f32],
+}
+
+impl<const D: usize> GridJob<'_, D> {
+    /// Coordinates of samples `start..start + n` into `pos`.
+    fn positions(&self, start: usize, n: usize, pos: &mut [Vec<f64>; D]) {
+        let mut idx = [0usize; D];
+        let mut rest = start;
+        for a in 0..D {
+            idx[a] = rest % self.size[a];
+            rest /= self.size[a];
+        }
+        for l in 0..n {
+            for a in 0..D {
+                pos[a][l] = self.origin[a] + idx[a] as f64 * self.step[a];
+            }
+            idx[0] += 1;
+            for a in 0..D - 1 {
+                if idx[a] == self.size[a] {
+                    idx[a] = 0;
+                    idx[a + 1] += 1;
+                }
+            }
+        }
+    }
+
+    /// The per-position path, for simplex and warped noise.
+    #[inline(always)]
+    fn by_positions<S: Simd>(&mut self, s: S) {
+        let mut sc = Scratch::<D, BLOCK>::new();
+        let mut pos: [Vec<f64>; D] = std::array::from_fn(|_| vec![0.0; BLOCK]);
+        let mut start = 0;
+        while start < self.out.len() {
+            let n = (self.out.len() - start).min(BLOCK);
+            self.positions(start, n, &mut pos);
+            let p: [&[f64]; D] = std::array::from_fn(|a| &pos[a][..n]);
+            block::<S, D, BLOCK>(s, self.noise, p, &mut sc, &mut self.out[start..start + n]);
+            start += n;
+        }
+    }
+
+    /// The tabulated path, for separable kernels without warp.
+    #[inline(always)]
+    fn by_tables<S: Simd>(&mut self, s: S) {
+        let noise = self.noise;
+        let tables: Vec<[AxisTable; D]> = noise
+            .octaves
+            .iter()
+            .map(|o| {
+                std::array::from_fn(|a| {
+                    AxisTable::new(self.origin[a], self.step[a], self.size[a], o.frequency, a)
+                })
+            })
+            .collect();
+        let mut lanes = Box::new(Lanes::<D> {
+            f: [[0.0; BLOCK]; D],
+            h: [[[0; BLOCK]; 3]; D],
+        });
+        let (mut value, mut acc, mut res) = ([0.0f32; BLOCK], [0.0f32; BLOCK], [0.0f32; BLOCK]);
+        let kernel = noise.params.kernel;
+        let mut start = 0;
+        while start < self.out.len() {
+            let n = (self.out.len() - start).min(BLOCK);
+            let padded = n.div_ceil(S::LANES) * S::LANES;
+            let mut src = FromTables {
+                s,
+                kernel,
+                tables: &tables,
+                lanes: &mut lanes,
+                size: self.size,
+                start,
+                n,
+            };
+            octaves(noise, padded, &mut value, &mut acc, &mut res, &mut src);
+            self.out[start..start + n].copy_from_slice(&res[..n]);
+            start += n;
+        }
+    }
+}
+
+/// Octave values of a grid block, from the octave's tables.
+struct FromTables<'a, S: Simd, const D: usize> {
+    s: S,
+    kernel: Kernel,
+    tables: &'a [[AxisTable; D]],
+    lanes: &'a mut Lanes<D>,
+    size: [usize; D],
+    start: usize,
+    n: usize,
+}
+
+impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromTables<'_, S, D> {
+    #[inline(always)]
+    fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
+        let s = self.s;
+        self.lanes
+            .assemble(&self.tables[k], self.size, self.start, self.n, padded);
+        let mut g = 0;
+        while g < padded {
+            let mut ax = [Axis::<S>::zero(s); D];
+            for (a, axis) in ax.iter_mut().enumerate() {
+                let h = &self.lanes.h[a];
+                *axis = Axis {
+                    f: s.load(&self.lanes.f[a][g..]),
+                    h: [
+                        s.load_i(&h[0][g..]),
+                        s.load_i(&h[1][g..]),
+                        s.load_i(&h[2][g..]),
+                    ],
+                };
+            }
+            s.store(separable(s, self.kernel, ax, oct.seed), &mut value[g..]);
+            g += S::LANES;
+        }
+    }
+}
+
+impl<const D: usize> Job for GridJob<'_, D> {
+    #[inline(always)]
+    fn run<S: Simd>(&mut self, s: S) {
+        if is_separable(self.noise.params.kernel) && self.noise.warp.is_none() {
+            self.by_tables(s)
+        } else {
+            self.by_positions(s)
+        }
+    }
+}
