@@ -40,6 +40,28 @@ impl AxisTable {
     }
 }
 
+/// The per-axis index of linear sample `start` (x fastest).
+fn unravel<const D: usize>(start: usize, size: [usize; D]) -> [usize; D] {
+    let mut rest = start;
+    size.map(|n| {
+        let i = rest % n;
+        rest /= n;
+        i
+    })
+}
+
+/// Moves a per-axis index `run` samples on along x, carrying into y and z
+/// (`run` never crosses the end of a row).
+fn advance<const D: usize>(idx: &mut [usize; D], size: [usize; D], run: usize) {
+    idx[0] += run;
+    for a in 0..D - 1 {
+        if idx[a] == size[a] {
+            idx[a] = 0;
+            idx[a + 1] += 1;
+        }
+    }
+}
+
 /// Lattice data of one block, per lane.
 struct Lanes<const D: usize> {
     f: [[f32; BLOCK]; D],
@@ -57,12 +79,7 @@ impl<const D: usize> Lanes<D> {
         n: usize,
         padded: usize,
     ) {
-        let mut idx = [0usize; D];
-        let mut rest = start;
-        for a in 0..D {
-            idx[a] = rest % size[a];
-            rest /= size[a];
-        }
+        let mut idx = unravel(start, size);
         let mut l = 0;
         while l < n {
             let run = (size[0] - idx[0]).min(n - l);
@@ -79,13 +96,7 @@ impl<const D: usize> Lanes<D> {
                 }
             }
             l += run;
-            idx[0] += run;
-            for a in 0..D - 1 {
-                if idx[a] == size[a] {
-                    idx[a] = 0;
-                    idx[a + 1] += 1;
-                }
-            }
+            advance(&mut idx, size, run);
         }
         for a in 0..D {
             let last = self.f[a][n - 1];
@@ -110,23 +121,12 @@ pub(crate) struct GridJob<'a, const D: usize> {
 impl<const D: usize> GridJob<'_, D> {
     /// Coordinates of samples `start..start + n` into `pos`.
     fn positions(&self, start: usize, n: usize, pos: &mut [Vec<f64>; D]) {
-        let mut idx = [0usize; D];
-        let mut rest = start;
-        for a in 0..D {
-            idx[a] = rest % self.size[a];
-            rest /= self.size[a];
-        }
+        let mut idx = unravel(start, self.size);
         for l in 0..n {
-            for a in 0..D {
-                pos[a][l] = self.origin[a] + idx[a] as f64 * self.step[a];
+            for (a, p) in pos.iter_mut().enumerate() {
+                p[l] = self.origin[a] + idx[a] as f64 * self.step[a];
             }
-            idx[0] += 1;
-            for a in 0..D - 1 {
-                if idx[a] == self.size[a] {
-                    idx[a] = 0;
-                    idx[a + 1] += 1;
-                }
-            }
+            advance(&mut idx, self.size, 1);
         }
     }
 
