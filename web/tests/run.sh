@@ -53,7 +53,7 @@ if [ -z "${MANGEKYO_URL:-}" ]; then
     sleep 0.1
   done
   [ -n "$addr" ] || { echo "mangekyo serve did not start" >&2; cat "$tmp/server.log" >&2; exit 1; }
-  export MANGEKYO_URL="$addr"
+  export MANGEKYO_URL="$addr" MANGEKYO_FRESH=1
 fi
 echo "testing the viewer at $MANGEKYO_URL"
 

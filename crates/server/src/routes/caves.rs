@@ -1,0 +1,283 @@
+//! Voxel caves over HTTP, in the compact forms the web viewer streams: a
+//! world's manifest, a chunk's mesh or density grid as little-endian
+//! binary, and the density at any point.
+//!
+//! - `GET /v1/caves/{seed}`: the manifest (JSON): parameters, the chunk
+//!   layers that hold surfaces, a spawn point.
+//! - `GET /v1/caves/{seed}/chunks/{cx}/{cy}/{cz}?format=mesh|density`:
+//!   one 32³ chunk in the caves crate's wire forms (`mangekyo_caves::wire`):
+//!   `mesh` is `MKCM` (positions, normals, sky visibility, indices),
+//!   `density` is `MKCD` (the chunk's 33³ voxel densities and its columns'
+//!   surface heights); web/src/modes/caves/format.js decodes both.
+//! - `GET /v1/caves/{seed}/density?x=&y=&z=`: `CaveField::density_at`.
+//!
+//! Cave parameters (`mode`, `amplitude`, `worm_frequency`, …; see
+//! `mangekyo_caves::CaveParams`) are query parameters, so a chunk has one
+//! cacheable URL. Generation and meshing times go in `Server-Timing`
+//! (`gen`, `mesh`, in ms) when the chunk was generated for this request.
+
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::Response;
+use mangekyo_caves::{CHUNK, CaveError, CaveField, CaveParams, ChunkCoord, MeshKind, Sampler, Seed, mesh, wire};
+use serde_json::json;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::content::{Content, Lifetime, respond};
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Params, PathParams, QueryParams};
+use crate::generated::{Format, parse_params, pinned_lifetime, query_object};
+use crate::routes::dungeon::MAX_SEED_BYTES;
+use crate::state::AppState;
+
+/// Query parameters that are not the cave field's.
+const RESERVED: [&str; 6] = ["format", "v", "mesher", "x", "y", "z"];
+
+/// Largest |chunk coordinate|: 2²⁰ chunks is 2²⁵ voxels, where f32 chunk-local
+/// positions and f64 noise inputs are still exact enough.
+pub const MAX_CHUNK_COORD: i32 = 1 << 20;
+
+/// Largest |coordinate| of a point query, voxels (the same extent).
+pub const MAX_POINT_COORD: f64 = (MAX_CHUNK_COORD as f64) * CHUNK as f64;
+
+/// Voxels above the highest possible surface a drone may climb.
+const CEILING_MARGIN: f64 = 48.0;
+
+/// Voxels above the surface the viewer's drone starts.
+const SPAWN_HEIGHT: f64 = 6.0;
+
+/// How far from the origin, and on what grid, the manifest looks for a
+/// karst shaft to start above (voxels): 97² columns, only those the
+/// entrance mask opens are ray cast.
+const SHAFT_SEARCH: (i32, f64) = (48, 4.0);
+
+/// A column counts as a shaft when a ray down from the surface runs this
+/// many voxels through air.
+const SHAFT_DEPTH: f64 = 6.0;
+
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(manifest)).routes(routes!(chunk)).routes(routes!(point))
+}
+
+/// The seed, the field and its canonical parameters from a request.
+struct World {
+    seed: Seed,
+    field: CaveField,
+    params_json: serde_json::Value,
+    lifetime: Lifetime,
+}
+
+fn world(path: &Params, query: &Params) -> Result<World, ApiError> {
+    let seed_text: String = path.require("seed", "a seed (digits or text)")?;
+    if seed_text.len() > MAX_SEED_BYTES {
+        let message = format!("seed must be at most {MAX_SEED_BYTES} bytes, got {}", seed_text.len());
+        return Err(ApiError::invalid("seed", message, format!("at most {MAX_SEED_BYTES} bytes")));
+    }
+    let seed = Seed::parse(&seed_text);
+    let lifetime = pinned_lifetime(query, "caves", mangekyo_caves::GENERATOR_VERSION)?;
+    let params: CaveParams = parse_params(query_object(query, &RESERVED)?)?;
+    let field = CaveField::new(&params, seed).map_err(cave_error)?;
+    let params_json = serde_json::to_value(params).map_err(|e| ApiError::internal("serialising parameters", &e))?;
+    Ok(World { seed, field, params_json, lifetime })
+}
+
+/// A cave world's manifest: what a client needs before streaming chunks.
+#[utoipa::path(get, path = "/v1/caves/{seed}", tag = "caves",
+    params(
+        ("seed" = String, Path, description = "Decimal digits are that number; any other text is hashed"),
+        ("v" = Option<u32>, Query, description = "Caves generator version: pins the URL"),
+        ("mode" = Option<String>, Query, description = "tubes (default) or sheets"),
+    ),
+    responses(
+        (status = 200, description = "Parameters, chunk layers holding surfaces, spawn point", body = Object),
+        (status = 400, description = "A parameter is out of range", body = ErrorBody),
+    ))]
+async fn manifest(PathParams(path): PathParams, QueryParams(query): QueryParams, headers: HeaderMap) -> Result<Response, ApiError> {
+    query.only(&["v", "mode", "base_height", "amplitude", "scale", "octaves", "persistence", "lacunarity",
+        "worm_frequency", "worm_octaves", "tunnel_threshold", "entrance_frequency", "entrance_threshold",
+        "ceiling_buffer", "floor_level"])?;
+    let w = world(&path, &query)?;
+    let p = w.field.params();
+    let (lo, hi) = (f64::from(p.base_height - p.amplitude), f64::from(p.base_height + p.amplitude));
+    let chunk = CHUNK as f64;
+    // Every chunk layer that can hold a surface: the solid floor's up to
+    // the highest hilltop's (one voxel of slack either side: a surface on
+    // a chunk boundary is meshed by the chunk below it).
+    let floor = f64::from(p.floor_level);
+    let chunk_y = [((floor.min(lo) - 1.0) / chunk).floor() as i64, ((hi + 1.0) / chunk).floor() as i64];
+    let [x, z] = nearest_shaft(&w.field).unwrap_or([0.5, 0.5]);
+    let spawn = [x, f64::from(w.field.surface_height(x, z)) + SPAWN_HEIGHT, z];
+    let doc = json!({
+        "generator": "caves",
+        "version": mangekyo_caves::GENERATOR_VERSION,
+        "wire_version": wire::FORMAT_VERSION,
+        "seed": w.seed.value(),
+        "params": w.params_json,
+        "chunk": CHUNK,
+        "chunk_y": chunk_y,
+        "surface_range": [lo, hi],
+        "ceiling": hi + CEILING_MARGIN,
+        "spawn": spawn,
+    });
+    Ok(respond(&Content::json(&doc), w.lifetime, &headers))
+}
+
+/// The nearest column to the origin (on the search grid) where the
+/// ground opens into a shaft: where the drone should start, looking down
+/// into the caves.
+fn nearest_shaft(field: &CaveField) -> Option<[f64; 2]> {
+    let (reach, step) = SHAFT_SEARCH;
+    let mut columns: Vec<[f64; 2]> = (-reach..=reach)
+        .flat_map(|i| (-reach..=reach).map(move |k| [f64::from(i) * step + 0.5, f64::from(k) * step + 0.5]))
+        .collect();
+    columns.sort_by(|a, b| (a[0].hypot(a[1])).total_cmp(&b[0].hypot(b[1])));
+    columns.into_iter().filter(|&[x, z]| field.entrance_open(x, z)).find(|&[x, z]| {
+        let top = f64::from(field.surface_height(x, z)) + 1.0;
+        match field.raycast([x, top, z], [0.0, -1.0, 0.0], 80.0) {
+            Some(hit) => hit.distance > SHAFT_DEPTH + 1.0,
+            None => true,
+        }
+    })
+}
+
+/// One chunk: its smooth or blocky mesh, or its padded density grid.
+#[utoipa::path(get, path = "/v1/caves/{seed}/chunks/{cx}/{cy}/{cz}", tag = "caves",
+    params(
+        ("seed" = String, Path, description = "Decimal digits are that number; any other text is hashed"),
+        ("cx" = i32, Path, description = "Chunk x, |cx| ≤ 2^20"),
+        ("cy" = i32, Path, description = "Chunk y (up), |cy| ≤ 2^20"),
+        ("cz" = i32, Path, description = "Chunk z, |cz| ≤ 2^20"),
+        ("format" = Option<String>, Query, description = "mesh (default; MKCM binary) or density (MKCD binary)"),
+        ("mesher" = Option<String>, Query, description = "smooth (default, surface nets) or blocky"),
+        ("v" = Option<u32>, Query, description = "Caves generator version: pins the URL"),
+        ("mode" = Option<String>, Query, description = "tubes (default) or sheets"),
+    ),
+    responses(
+        (status = 200, description = "The chunk", content(("application/octet-stream"))),
+        (status = 304, description = "Not modified"),
+        (status = 400, description = "A parameter is out of range", body = ErrorBody),
+    ))]
+async fn chunk(
+    State(state): State<AppState>,
+    PathParams(path): PathParams,
+    QueryParams(query): QueryParams,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let w = world(&path, &query)?;
+    let range = -MAX_CHUNK_COORD..=MAX_CHUNK_COORD;
+    let coord = ChunkCoord::new(
+        path.require_in_range("cx", range.clone())?,
+        path.require_in_range("cy", range.clone())?,
+        path.require_in_range("cz", range)?,
+    );
+    let density = match query.text("format").unwrap_or("mesh") {
+        "mesh" => false,
+        "density" => true,
+        other => {
+            let message = format!("format must be one of mesh, density, got {other:?}");
+            return Err(ApiError::invalid("format", message, "mesh, density"));
+        }
+    };
+    let kind = match query.text("mesher").unwrap_or("smooth") {
+        "smooth" => MeshKind::Smooth,
+        "blocky" => MeshKind::Blocky,
+        other => {
+            let message = format!("mesher must be one of smooth, blocky, got {other:?}");
+            return Err(ApiError::invalid("mesher", message, "smooth, blocky"));
+        }
+    };
+    let version = mangekyo_caves::GENERATOR_VERSION;
+    let what = if density { "density".to_owned() } else { format!("{kind:?}").to_lowercase() };
+    let key = format!("caves/v{version}/{}/{}/{},{},{}/{what}", w.seed.value(), w.params_json, coord.x, coord.y, coord.z);
+    let timing: Arc<Mutex<Option<(f64, f64)>>> = Arc::default();
+    let timing_out = Arc::clone(&timing);
+    let field = w.field;
+    let route_kind = if density { "caves_density" } else { "caves_mesh" };
+    let content = state
+        .content
+        .get_or_generate(route_kind, key, &state.gate, move || {
+            let t0 = Instant::now();
+            let samples = Sampler::new().chunk(&field, coord);
+            let gen_ms = t0.elapsed().as_secs_f64() * 1e3;
+            let t1 = Instant::now();
+            let body = if density {
+                wire::encode_chunk_density(&field, &samples)
+            } else {
+                wire::encode_mesh(&mesh::mesh(&field, &samples, kind), kind)
+            };
+            let mesh_ms = if density { 0.0 } else { t1.elapsed().as_secs_f64() * 1e3 };
+            if let Ok(mut t) = timing.lock() {
+                *t = Some((gen_ms, mesh_ms));
+            }
+            Ok(Content::new(body, Format::Bin.content_type()))
+        })
+        .await?;
+    let mut response = respond(&content, w.lifetime, &headers);
+    let measured = timing_out.lock().ok().and_then(|t| *t);
+    if let Some((gen_ms, mesh_ms)) = measured {
+        let text = format!("gen;dur={gen_ms:.3}, mesh;dur={mesh_ms:.3}");
+        if let Ok(value) = HeaderValue::from_str(&text) {
+            response.headers_mut().insert("server-timing", value);
+        }
+    }
+    Ok(response)
+}
+
+/// The density at a point (trilinear between voxels; > 0 is rock).
+#[utoipa::path(get, path = "/v1/caves/{seed}/density", tag = "caves",
+    params(
+        ("seed" = String, Path, description = "Decimal digits are that number; any other text is hashed"),
+        ("x" = f64, Query, description = "Voxels"), ("y" = f64, Query, description = "Voxels (up)"),
+        ("z" = f64, Query, description = "Voxels"),
+        ("v" = Option<u32>, Query, description = "Caves generator version: pins the URL"),
+    ),
+    responses(
+        (status = 200, description = "The density, whether it is air, and the surface height there", body = Object),
+        (status = 400, description = "A parameter is out of range", body = ErrorBody),
+    ))]
+async fn point(PathParams(path): PathParams, QueryParams(query): QueryParams, headers: HeaderMap) -> Result<Response, ApiError> {
+    let w = world(&path, &query)?;
+    let coord = |name: &str| -> Result<f64, ApiError> {
+        let v: f64 = query.require(name, "a finite number of voxels")?;
+        if !v.is_finite() || v.abs() > MAX_POINT_COORD {
+            let message = format!("{name} must be a finite number within ±{MAX_POINT_COORD}, got {v}");
+            return Err(ApiError::invalid(name, message, format!("-{MAX_POINT_COORD}..={MAX_POINT_COORD}")));
+        }
+        Ok(v)
+    };
+    let (x, y, z) = (coord("x")?, coord("y")?, coord("z")?);
+    let d = w.field.density_at(x, y, z);
+    let doc = json!({
+        "x": x, "y": y, "z": z,
+        "density": d,
+        "density_bits": d.to_bits(),
+        "air": d <= 0.0,
+        "surface": w.field.surface_height(x, z),
+    });
+    Ok(respond(&Content::json(&doc), w.lifetime, &headers))
+}
+
+/// The field's refusal as an HTTP answer naming the parameter.
+fn cave_error(err: CaveError) -> ApiError {
+    let message = err.to_string();
+    match err {
+        CaveError::Param { name, allowed, .. } => ApiError::invalid(name, message, allowed),
+        CaveError::TooLarge { what, max, .. } => ApiError::invalid(what, message, format!("at most {max}")),
+        _ => ApiError { status: StatusCode::UNPROCESSABLE_ENTITY, code: "generation_failed", parameter: None, expected: None, message },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunk_errors_name_the_parameter() {
+        let e = cave_error(CaveError::Param { name: "octaves", value: "0".into(), allowed: "1..=16" });
+        assert_eq!((e.status.as_u16(), e.parameter.as_deref()), (400, Some("octaves")));
+    }
+}

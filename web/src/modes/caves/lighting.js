@@ -1,0 +1,63 @@
+// Lighting that fades from sky to darkness with depth, as in the seed:
+// depth factor = clamp((surface − y) / 15, 0, 1) drives the background and
+// fog colour (sky → cave), fog density 0.005 → 0.04, ambient 0.4 → 0.05 and
+// the sun 1 → 0. The drone's spotlight (R) is the light that is left.
+
+import * as THREE from 'three';
+
+/** Depth below the surface, in voxels, at which the scene is fully dark. */
+export const DARK_DEPTH = 15;
+export const SKY_COLOUR = new THREE.Color(0x8ec5ff);
+export const CAVE_COLOUR = new THREE.Color(0x050608);
+export const FOG_DENSITY = [0.005, 0.04];
+export const AMBIENT = [0.4, 0.05];
+export const SUN = [1, 0];
+
+export function depthFactor(surfaceY, y) {
+  return THREE.MathUtils.clamp((surfaceY - y) / DARK_DEPTH, 0, 1);
+}
+
+export class CaveLighting {
+  constructor(scene) {
+    this.scene = scene;
+    scene.background = SKY_COLOUR.clone();
+    scene.fog = new THREE.FogExp2(SKY_COLOUR.clone(), FOG_DENSITY[0]);
+    // Hemisphere ambient (sky above, earth below) shapes the walls more
+    // than a flat ambient; its intensity follows the seed's ambient curve.
+    this.ambient = new THREE.HemisphereLight(0xdde9ff, 0x4a3f35, AMBIENT[0]);
+    this.sun = new THREE.DirectionalLight(0xfff1dc, SUN[0]);
+    this.sun.position.set(0.75, 0.6, 0.35).multiplyScalar(100);
+    this.sun.target.position.set(0, 0, 0);
+    scene.add(this.ambient, this.sun, this.sun.target);
+    this.factor = 0;
+  }
+
+  /** Sets every light for the drone's depth; moves the sun with it. */
+  update(surfaceY, droneY, dronePos) {
+    const f = depthFactor(surfaceY, droneY);
+    this.factor = f;
+    this.scene.background.copy(SKY_COLOUR).lerp(CAVE_COLOUR, f);
+    this.scene.fog.color.copy(this.scene.background);
+    this.scene.fog.density = FOG_DENSITY[0] + f * (FOG_DENSITY[1] - FOG_DENSITY[0]);
+    this.ambient.intensity = THREE.MathUtils.lerp(AMBIENT[0], AMBIENT[1], f);
+    this.sun.intensity = THREE.MathUtils.lerp(SUN[0], SUN[1], f);
+    this.sun.position.set(dronePos.x + 75, dronePos.y + 60, dronePos.z + 35);
+    this.sun.target.position.copy(dronePos);
+  }
+}
+
+/**
+ * The drone's headlight: a wide spotlight along the camera's gaze, and a
+ * faint lamp on the drone itself so the walls right around it read too.
+ */
+export function buildSpotlight(drone) {
+  const spot = new THREE.SpotLight(0xfff3d6, 160, 90, Math.PI / 4.2, 0.6, 1.4);
+  spot.position.set(0, -0.22, -0.6);
+  const glow = new THREE.PointLight(0xffe9c4, 6, 14, 1.2);
+  glow.position.set(0, 0.6, 0);
+  const lamp = new THREE.Group();
+  lamp.add(spot, glow);
+  drone.add(lamp);
+  lamp.visible = false;
+  return { lamp, spot, target: spot.target, get visible() { return lamp.visible; }, set visible(v) { lamp.visible = v; } };
+}

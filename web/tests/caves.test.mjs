@@ -1,0 +1,199 @@
+// Caves mode against the real server: chunks stream in and draw, W flies
+// the drone forward, flying down into the ground stops at it (the path
+// stays in air by the server's own density), the viewer's density equals
+// the server's bit for bit, going below the surface darkens the scene and
+// the headlight (R) brightens it again, and the frame time is measured
+// with 100+ chunks loaded. One page serves every test, in order.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertNoErrors, BASE, imageStats, launch, openPage, screenshot, waitFor, waitReady } from './harness.mjs';
+
+let browser;
+let page;
+const debug = () => page.evaluate(() => window.mangekyo.debug());
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function holdKey(key, ms) {
+  await page.keyboard.down(key);
+  await sleep(ms);
+  await page.keyboard.up(key);
+}
+
+async function serverDensity(x, y, z) {
+  const r = await fetch(`${BASE}/v1/caves/42/density?x=${x}&y=${y}&z=${z}`);
+  assert.equal(r.status, 200);
+  return r.json();
+}
+
+/** Mean brightness and variance of the 3D view (the canvas), from a screenshot. */
+async function viewStats(name) {
+  const png = await screenshot(page, name, '#view canvas');
+  return imageStats(page, png);
+}
+
+before(async () => {
+  browser = await launch();
+  page = await openPage(browser, '#caves?seed=42');
+  await waitReady(page, 'caves');
+});
+after(async () => {
+  await browser.close();
+});
+
+test('chunks stream in and the view is not blank', async () => {
+  const chunks = await waitFor(page, () => {
+    const c = window.mangekyo.debug().chunks;
+    return c && c.meshed >= 12 && c.densities >= 6 ? c : null;
+  });
+  assert.equal(chunks.errors, 0, `chunk errors: ${chunks.lastError}`);
+  await sleep(500);
+  const stats = await viewStats('caves_surface');
+  assert.ok(stats.variance > 50, `the canvas shows something (variance ${stats.variance.toFixed(1)})`);
+  const hud = await page.locator('#hud').textContent();
+  assert.match(hud, /chunks \d+/);
+  // Server-Timing comes with chunks generated for this request: on the
+  // fresh server run.sh starts, every chunk here is.
+  assert.match(hud, process.env.MANGEKYO_FRESH ? /gen [\d.]+ ms\s+mesh [\d.]+ ms/ : /gen ([\d.]+|–) ms/);
+  await screenshot(page, 'caves');
+  assertNoErrors(assert, page);
+});
+
+test('holding W flies the drone forward (relative to the camera yaw)', async () => {
+  await page.evaluate(() => window.mangekyo.api.look(0, -0.35));
+  await page.evaluate(() => window.mangekyo.api.teleport(0.5, window.mangekyo.debug().position[1] + 4, 0.5));
+  await sleep(300);
+  const before = (await debug()).position;
+  await holdKey('w', 1200);
+  const after = (await debug()).position;
+  // Yaw 0 looks along −z.
+  assert.ok(before[2] - after[2] > 3, `z went from ${before[2]} to ${after[2]}`);
+  assert.ok(Math.abs(after[0] - before[0]) < 0.5, `x stayed (${before[0]} → ${after[0]})`);
+  assertNoErrors(assert, page);
+});
+
+test('flying down into the ground stops at it, and the path stays in air', async () => {
+  // A column of plain ground (not a shaft) near the drone, by the densities the viewer holds.
+  const column = await page.evaluate(() => {
+    const api = window.mangekyo.api;
+    const [px, , pz] = window.mangekyo.debug().position;
+    for (let r = 0; r < 24; r += 2) {
+      for (const [x, z] of [[px + r, pz], [px - r, pz], [px, pz + r], [px, pz - r]]) {
+        const top = api.surfaceAt(x, z);
+        if (top === null) continue;
+        let y = Math.floor(top + 6);
+        while (y > top - 6 && api.voxel(Math.floor(x), y, Math.floor(z)) <= 0) y--;
+        if (y >= top - 2) return [x, top + 6, z];
+      }
+    }
+    return null;
+  });
+  assert.ok(column, 'plain ground lies near the drone');
+  await page.evaluate(([x, y, z]) => window.mangekyo.api.teleport(x, y, z), column);
+  await sleep(300);
+  const start = (await debug()).position;
+  await holdKey('q', 2500);
+  const landed = (await debug()).position;
+  await holdKey('q', 800);
+  const still = (await debug()).position;
+  assert.ok(start[1] - landed[1] > 2, `the drone descended (${start[1]} → ${landed[1]})`);
+  assert.ok(Math.abs(still[1] - landed[1]) < 0.3, `the ground stops it (${landed[1]} → ${still[1]})`);
+  // By the server's field: every point on the way down is air, and just
+  // under the drone there is rock.
+  for (let t = 0; t <= 1; t += 0.125) {
+    const y = start[1] + (still[1] - start[1]) * t;
+    const d = await serverDensity(still[0], y, still[2]);
+    assert.ok(d.air, `(${still[0]}, ${y}, ${still[2]}) is rock (${d.density}): the drone passed through`);
+  }
+  const below = await serverDensity(still[0], still[1] - 2, still[2]);
+  assert.ok(!below.air, 'rock lies just below where the drone stopped');
+  assertNoErrors(assert, page);
+});
+
+test("the viewer's density is the server's, bit for bit", async () => {
+  const p = (await debug()).position;
+  const points = [];
+  for (let i = 0; i < 24; i++) {
+    points.push([p[0] + Math.sin(i * 1.7) * 9.3, p[1] + Math.cos(i * 2.3) * 5.1, p[2] + Math.sin(i * 0.9 + 1) * 9.7]);
+  }
+  points.push([Math.floor(p[0]), Math.floor(p[1]) - 1, Math.floor(p[2])]);
+  const server = await Promise.all(points.map(([x, y, z]) => serverDensity(x, y, z)));
+  const mine = await page.evaluate((points) => points.map(([x, y, z]) => {
+    const d = window.mangekyo.api.densityAt(x, y, z);
+    return new Uint32Array(new Float32Array([d]).buffer)[0];
+  }), points);
+  points.forEach(([x, y, z], i) => {
+    assert.equal(mine[i], server[i].density_bits,
+      `density at (${x}, ${y}, ${z}): viewer bits ${mine[i]}, server ${server[i].density_bits}`);
+  });
+});
+
+test('below the surface the scene darkens; the headlight (R) lights it', async () => {
+  const surface = await viewStats('caves_surface_lit');
+  const cave = await page.evaluate(() => {
+    const api = window.mangekyo.api;
+    const [px, , pz] = window.mangekyo.debug().position;
+    const roomy = (x, y, z) => [[0, 0, 0], [2, 0, 0], [-2, 0, 0], [0, 2, 0], [0, -2, 0], [0, 0, 2], [0, 0, -2]]
+      .every(([dx, dy, dz]) => api.voxel(x + dx, y + dy, z + dz) < -0.5);
+    let best = null;
+    for (let x = Math.floor(px) - 30; x <= px + 30; x += 2) {
+      for (let z = Math.floor(pz) - 30; z <= pz + 30; z += 2) {
+        const top = api.surfaceAt(x, z);
+        if (top === null) continue;
+        for (let y = 4; y < top - 17; y++) {
+          const d = Math.hypot(x - px, z - pz);
+          if ((!best || d < best.d) && roomy(x, y, z)) best = { d, at: [x + 0.5, y + 0.5, z + 0.5] };
+        }
+      }
+    }
+    return best && best.at;
+  });
+  assert.ok(cave, 'a cave lies within the loaded chunks');
+  await page.evaluate(([x, y, z]) => window.mangekyo.api.teleport(x, y, z), cave);
+  await waitFor(page, () => window.mangekyo.debug().depthFactor === 1);
+  await sleep(800);
+  const dark = await viewStats('caves_underground');
+  const state = await debug();
+  assert.equal(state.fogDensity.toFixed(3), '0.040');
+  assert.equal(state.ambient.toFixed(2), '0.05');
+  assert.equal(state.sun, 0);
+  assert.ok(dark.mean < surface.mean * 0.5, `mean brightness ${surface.mean.toFixed(1)} at the surface, ${dark.mean.toFixed(1)} below`);
+  await page.keyboard.press('r');
+  await sleep(800);
+  const lit = await viewStats('caves_headlight');
+  assert.equal((await debug()).spotlight, true);
+  assert.ok(lit.mean > dark.mean * 1.3, `headlight: mean ${dark.mean.toFixed(1)} → ${lit.mean.toFixed(1)}`);
+  await screenshot(page, 'caves_underground_page');
+  assertNoErrors(assert, page);
+});
+
+test('frame time with 100+ chunks loaded', async () => {
+  await page.evaluate(() => window.mangekyo.api.teleport(0.5, 60, 0.5));
+  await page.evaluate(() => window.mangekyo.api.look(0.6, -0.5));
+  const chunks = await waitFor(page, () => {
+    const c = window.mangekyo.debug().chunks;
+    return c && c.loaded >= 100 && c.pending === 0 ? c : null;
+  }, undefined, 120_000);
+  await sleep(500);
+  const frames = await page.evaluate(() => window.mangekyo.api.measureFrames(30));
+  const state = await debug();
+  console.log(`caves frame time with ${chunks.loaded} chunks loaded (${chunks.meshed} meshed, ${state.triangles} triangles, `
+    + `${state.drawCalls} draw calls) at 1280×720 in headless Chromium (SwiftShader, CPU): `
+    + `median ${frames.median.toFixed(1)} ms, p90 ${frames.p90.toFixed(1)} ms over ${frames.frames} frames; `
+    + `server gen ${chunks.genMs} ms, mesh ${chunks.meshMs} ms per chunk (median)`);
+  await screenshot(page, 'caves_overview');
+  assert.ok(chunks.loaded >= 100);
+  assertNoErrors(assert, page);
+});
+
+test('the seed field regenerates the world', async () => {
+  const before = await page.locator('#view canvas').screenshot();
+  await page.fill('#controls input[type=text]', 'karst');
+  await page.press('#controls input[type=text]', 'Enter');
+  await waitFor(page, () => window.mangekyo.debug().seed === 'karst' && window.mangekyo.debug().chunks?.meshed >= 12);
+  await sleep(500);
+  const after = await page.locator('#view canvas').screenshot();
+  assert.notDeepEqual(Buffer.from(before), Buffer.from(after));
+  assert.match(page.url(), /seed=karst/);
+  assertNoErrors(assert, page);
+});
