@@ -50,7 +50,10 @@ pub fn abs_range(centre: f32, radius: f64, lipschitz: f64) -> (f64, f64) {
     const ROUNDING: f64 = 1e-5;
     let spread = radius * lipschitz + ROUNDING;
     let c = (centre as f64).abs();
-    ((c - spread).max(0.0), (c + spread).min(1.0 + VALUE_SLACK as f64))
+    (
+        (c - spread).max(0.0),
+        (c + spread).min(1.0 + VALUE_SLACK as f64),
+    )
 }
 
 #[cfg(test)]
@@ -60,9 +63,18 @@ mod tests {
 
     /// Perlin's 12 edge gradients.
     const GRADS: [[f64; 3]; 12] = [
-        [1., 1., 0.], [-1., 1., 0.], [1., -1., 0.], [-1., -1., 0.],
-        [1., 0., 1.], [-1., 0., 1.], [1., 0., -1.], [-1., 0., -1.],
-        [0., 1., 1.], [0., -1., 1.], [0., 1., -1.], [0., -1., -1.],
+        [1., 1., 0.],
+        [-1., 1., 0.],
+        [1., -1., 0.],
+        [-1., -1., 0.],
+        [1., 0., 1.],
+        [-1., 0., 1.],
+        [1., 0., -1.],
+        [-1., 0., -1.],
+        [0., 1., 1.],
+        [0., -1., 1.],
+        [0., 1., -1.],
+        [0., -1., -1.],
     ];
 
     fn fade(t: f64) -> f64 {
@@ -72,7 +84,10 @@ mod tests {
         30.0 * t * t * (1.0 - t) * (1.0 - t)
     }
     fn best(v: [f64; 3]) -> f64 {
-        GRADS.iter().map(|g| g[0] * v[0] + g[1] * v[1] + g[2] * v[2]).fold(f64::MIN, f64::max)
+        GRADS
+            .iter()
+            .map(|g| g[0] * v[0] + g[1] * v[1] + g[2] * v[2])
+            .fold(f64::MIN, f64::max)
     }
 
     /// Worst-case directional derivative and value at `p` over all gradient
@@ -81,10 +96,24 @@ mod tests {
         let (mut slope, mut value) = (0.0, 0.0);
         for k in 0..8 {
             let c = [(k & 1) as f64, ((k >> 1) & 1) as f64, ((k >> 2) & 1) as f64];
-            let w: [f64; 3] = std::array::from_fn(|i| if c[i] == 0.0 { 1.0 - fade(p[i]) } else { fade(p[i]) });
-            let dw: [f64; 3] = std::array::from_fn(|i| if c[i] == 0.0 { -dfade(p[i]) } else { dfade(p[i]) });
+            let w: [f64; 3] = std::array::from_fn(|i| {
+                if c[i] == 0.0 {
+                    1.0 - fade(p[i])
+                } else {
+                    fade(p[i])
+                }
+            });
+            let dw: [f64; 3] = std::array::from_fn(|i| {
+                if c[i] == 0.0 {
+                    -dfade(p[i])
+                } else {
+                    dfade(p[i])
+                }
+            });
             let wc = w[0] * w[1] * w[2];
-            let de = e[0] * dw[0] * w[1] * w[2] + e[1] * w[0] * dw[1] * w[2] + e[2] * w[0] * w[1] * dw[2];
+            let de = e[0] * dw[0] * w[1] * w[2]
+                + e[1] * w[0] * dw[1] * w[2]
+                + e[2] * w[0] * w[1] * dw[2];
             let d: [f64; 3] = std::array::from_fn(|i| p[i] - c[i]);
             slope += best(std::array::from_fn(|i| de * d[i] + wc * e[i]));
             value += wc * best(d);
@@ -101,12 +130,20 @@ mod tests {
         for a in 0..=n {
             for b in 0..=n {
                 for c in 0..=n {
-                    let p = [a as f64 / (2 * n) as f64, b as f64 / (2 * n) as f64, c as f64 / (2 * n) as f64];
+                    let p = [
+                        a as f64 / (2 * n) as f64,
+                        b as f64 / (2 * n) as f64,
+                        c as f64 / (2 * n) as f64,
+                    ];
                     for i in 0..nd {
                         for j in 0..2 * nd {
                             let th = std::f64::consts::PI * (i as f64 + 0.5) / nd as f64;
                             let ph = std::f64::consts::PI * j as f64 / nd as f64;
-                            let e = [libm::sin(th) * libm::cos(ph), libm::sin(th) * libm::sin(ph), libm::cos(th)];
+                            let e = [
+                                libm::sin(th) * libm::cos(ph),
+                                libm::sin(th) * libm::sin(ph),
+                                libm::cos(th),
+                            ];
                             let (s, v) = worst_at(p, e);
                             slope = slope.max(s);
                             value = value.max(v);
@@ -115,7 +152,10 @@ mod tests {
                 }
             }
         }
-        assert!(slope > 3.7 && slope <= PERLIN3_LIPSCHITZ, "worst slope {slope}");
+        assert!(
+            slope > 3.7 && slope <= PERLIN3_LIPSCHITZ,
+            "worst slope {slope}"
+        );
         assert!(value > 1.03 && value * 0.96 < 1.0, "worst value {value}");
     }
 
@@ -136,17 +176,28 @@ mod tests {
             let l = fbm3_lipschitz(&n, 0.5);
             let mut tightest = 0.0f64;
             for k in 0..300 {
-                let c = [k as f64 * 7.31, (k % 17) as f64 * 3.7 - 20.0, k as f64 * -2.9];
+                let c = [
+                    k as f64 * 7.31,
+                    (k % 17) as f64 * 3.7 - 20.0,
+                    k as f64 * -2.9,
+                ];
                 let nc = n.sample3(c[0], c[1], c[2]);
                 for dx in -3..=3 {
                     for dy in -3..=3 {
                         for dz in -3..=3 {
-                            let p = [c[0] + dx as f64 * 0.5, c[1] + dy as f64 * 0.5, c[2] + dz as f64 * 0.5];
+                            let p = [
+                                c[0] + dx as f64 * 0.5,
+                                c[1] + dy as f64 * 0.5,
+                                c[2] + dz as f64 * 0.5,
+                            ];
                             let r = ((dx * dx + dy * dy + dz * dz) as f64).sqrt() * 0.5;
                             let v = n.sample3(p[0], p[1], p[2]);
                             let (lo, hi) = abs_range(nc, r, l);
                             let a = v.abs() as f64;
-                            assert!(a >= lo && a <= hi, "freq {freq}: |{v}| outside [{lo}, {hi}]");
+                            assert!(
+                                a >= lo && a <= hi,
+                                "freq {freq}: |{v}| outside [{lo}, {hi}]"
+                            );
                             if r > 0.0 {
                                 tightest = tightest.max((v - nc).abs() as f64 / (r * l));
                             }
@@ -156,7 +207,10 @@ mod tests {
             }
             // The bound is honest but not absurd: real slopes reach a fair
             // share of it.
-            assert!(tightest > 0.2 && tightest <= 1.0, "freq {freq}: tightest {tightest}");
+            assert!(
+                tightest > 0.2 && tightest <= 1.0,
+                "freq {freq}: tightest {tightest}"
+            );
         }
     }
 }

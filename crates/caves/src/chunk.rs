@@ -13,7 +13,7 @@
 //!    floor is fixed, so a box entirely above (below) them by the density
 //!    clamp is uniform air (rock), with no noise at all.
 //! 2. Columns: the 2D surface and entrance noises per column (cheap), then
-//!    per voxel the [`Terms`] and the window of carve values that matter.
+//!    per voxel the density terms and the window of carve values that matter.
 //! 3. Sub-blocks of 4³: the worm noise at the centre and its Lipschitz
 //!    bound ([`crate::bound`]) may prove the worms leave (or carve) every
 //!    voxel of the block.
@@ -200,11 +200,19 @@ impl Sampler {
     /// Samples any box.
     pub fn sample(&mut self, field: &CaveField, bounds: VoxelBox) -> Samples {
         if let Some(d) = uniform_from_bounds(field, &bounds) {
-            return Samples { bounds, density: Density::Uniform(d), columns: Vec::new() };
+            return Samples {
+                bounds,
+                density: Density::Uniform(d),
+                columns: Vec::new(),
+            };
         }
         let columns = sample_columns(field, &bounds);
         let density = self.fill(field, &bounds, &columns);
-        Samples { bounds, density, columns }
+        Samples {
+            bounds,
+            density,
+            columns,
+        }
     }
 
     fn fill(&mut self, field: &CaveField, b: &VoxelBox, columns: &[Column]) -> Density {
@@ -249,12 +257,23 @@ impl Sampler {
     fn position(b: &VoxelBox, idx: usize) -> [f64; 3] {
         let [nx, ny, _] = b.size;
         let (i, j, k) = (idx % nx, (idx / nx) % ny, idx / (nx * ny));
-        [b.min[0] + i as i64, b.min[1] + j as i64, b.min[2] + k as i64].map(|v| v as f64)
+        [
+            b.min[0] + i as i64,
+            b.min[1] + j as i64,
+            b.min[2] + k as i64,
+        ]
+        .map(|v| v as f64)
     }
 
     /// Sub-block pass: where the centre's bound proves the carve term is
     /// outside every voxel's window, writes the result and drops the voxels.
-    fn decide_blocks(&mut self, field: &CaveField, b: &VoxelBox, columns: &[Column], out: &mut [f32]) {
+    fn decide_blocks(
+        &mut self,
+        field: &CaveField,
+        b: &VoxelBox,
+        columns: &[Column],
+        out: &mut [f32],
+    ) {
         let [nx, ny, nz] = b.size;
         let nb = [nx.div_ceil(SUB), ny.div_ceil(SUB), nz.div_ceil(SUB)];
         let block_of = |idx: usize| {
@@ -263,7 +282,8 @@ impl Sampler {
         };
         self.blocks.clear();
         self.block_state.clear();
-        self.block_state.resize(nb[0] * nb[1] * nb[2], Block::Unused);
+        self.block_state
+            .resize(nb[0] * nb[1] * nb[2], Block::Unused);
         let mut windows = vec![(f32::INFINITY, f32::NEG_INFINITY); self.block_state.len()];
         for &idx in &self.need {
             let (lo, hi) = Self::terms(field, b, columns, idx as usize).window();
@@ -271,10 +291,19 @@ impl Sampler {
             windows[bi] = (windows[bi].0.min(lo), windows[bi].1.max(hi));
             self.block_state[bi] = Block::Open;
         }
-        self.blocks.extend((0..windows.len()).filter(|&i| self.block_state[i] == Block::Open));
-        let centres: Vec<([f64; 3], f64)> = self.blocks.iter().map(|&i| block_centre(b, nb, i)).collect();
+        self.blocks
+            .extend((0..windows.len()).filter(|&i| self.block_state[i] == Block::Open));
+        let centres: Vec<([f64; 3], f64)> = self
+            .blocks
+            .iter()
+            .map(|&i| block_centre(b, nb, i))
+            .collect();
         let n1 = sample_points(&field.worms[0], &centres, &mut self.pos);
-        let n2 = if field.tubes() { sample_points(&field.worms[1], &centres, &mut self.pos) } else { Vec::new() };
+        let n2 = if field.tubes() {
+            sample_points(&field.worms[1], &centres, &mut self.pos)
+        } else {
+            Vec::new()
+        };
         for (slot, &bi) in self.blocks.iter().enumerate() {
             let r = centres[slot].1;
             let (l1, u1) = abs_range(n1[slot], r, field.worm_lipschitz);
@@ -348,7 +377,11 @@ fn gather(b: &VoxelBox, idx: &[u32], pos: &mut [Vec<f64>; 3]) {
 
 /// The centre of sub-block `index` and its distance to its farthest voxel.
 fn block_centre(b: &VoxelBox, nb: [usize; 3], index: usize) -> ([f64; 3], f64) {
-    let bi = [index % nb[0], (index / nb[0]) % nb[1], index / (nb[0] * nb[1])];
+    let bi = [
+        index % nb[0],
+        (index / nb[0]) % nb[1],
+        index / (nb[0] * nb[1]),
+    ];
     let mut centre = [0.0; 3];
     let mut r2 = 0.0;
     for a in 0..3 {
@@ -362,7 +395,11 @@ fn block_centre(b: &VoxelBox, nb: [usize; 3], index: usize) -> ([f64; 3], f64) {
 }
 
 /// One noise at many positions, through one fill.
-fn sample_points(noise: &mangekyo_core::noise::Noise, pts: &[([f64; 3], f64)], pos: &mut [Vec<f64>; 3]) -> Vec<f32> {
+fn sample_points(
+    noise: &mangekyo_core::noise::Noise,
+    pts: &[([f64; 3], f64)],
+    pos: &mut [Vec<f64>; 3],
+) -> Vec<f32> {
     for (a, p) in pos.iter_mut().enumerate() {
         p.clear();
         p.extend(pts.iter().map(|(c, _)| c[a]));
@@ -402,7 +439,10 @@ pub(crate) fn sample_columns(field: &CaveField, b: &VoxelBox) -> Vec<Column> {
     field.entrance.fill2(&grid, &mut e);
     h.iter()
         .zip(&e)
-        .map(|(&h, &e)| Column { h: field.height_of(h), b: field.buffer_of(e) })
+        .map(|(&h, &e)| Column {
+            h: field.height_of(h),
+            b: field.buffer_of(e),
+        })
         .collect()
 }
 

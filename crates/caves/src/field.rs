@@ -107,7 +107,9 @@ impl Terms {
     /// The density if the worms carve everything (`c = −∞`).
     #[inline]
     pub(crate) fn carved(self) -> f32 {
-        self.f.max(self.s.min(self.a)).clamp(-DENSITY_CLAMP, DENSITY_CLAMP)
+        self.f
+            .max(self.s.min(self.a))
+            .clamp(-DENSITY_CLAMP, DENSITY_CLAMP)
     }
 
     /// The window `(lo, hi)` of carve values that change the density: for
@@ -115,7 +117,10 @@ impl Terms {
     /// [`Terms::uncarved`]. Empty (`lo ≥ hi`) where the worms don't matter.
     #[inline]
     pub(crate) fn window(self) -> (f32, f32) {
-        (self.a.max(self.f).max(-DENSITY_CLAMP), self.s.min(DENSITY_CLAMP))
+        (
+            self.a.max(self.f).max(-DENSITY_CLAMP),
+            self.s.min(DENSITY_CLAMP),
+        )
     }
 }
 
@@ -230,7 +235,11 @@ impl CaveField {
             return t.uncarved();
         }
         let n1 = self.worms[0].sample3(fx, fy, fz);
-        let n2 = if self.tubes() { self.worms[1].sample3(fx, fy, fz) } else { 0.0 };
+        let n2 = if self.tubes() {
+            self.worms[1].sample3(fx, fy, fz)
+        } else {
+            0.0
+        };
         t.density(self.carve(n1, n2))
     }
 
@@ -264,7 +273,14 @@ mod tests {
     use super::*;
 
     fn field(mode: CaveMode) -> CaveField {
-        CaveField::new(&CaveParams { mode, ..CaveParams::default() }, Seed::new(7)).unwrap()
+        CaveField::new(
+            &CaveParams {
+                mode,
+                ..CaveParams::default()
+            },
+            Seed::new(7),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -279,7 +295,11 @@ mod tests {
                     assert_eq!(t.density(c).to_bits(), t.carved().to_bits(), "y {y} c {c}");
                 }
                 if c >= hi {
-                    assert_eq!(t.density(c).to_bits(), t.uncarved().to_bits(), "y {y} c {c}");
+                    assert_eq!(
+                        t.density(c).to_bits(),
+                        t.uncarved().to_bits(),
+                        "y {y} c {c}"
+                    );
                 }
             }
         }

@@ -1,4 +1,46 @@
 //! Seamless chunked 3D voxel caves: surface, worms and karst entrances, meshed.
+//!
+//! A cave world is a density field over integer voxels, a pure function of
+//! [`CaveParams`], a [`Seed`] and the voxel's coordinates: rock below a
+//! rolling fBm surface (`base_height + fbm2 · amplitude`), carved by Perlin
+//! worms — round tubes where two decorrelated `1 − |fbm3|` ridges cross
+//! (the default), or the seed's sheets from one of them — above a solid
+//! floor and below a ceiling buffer that karst entrances remove, so caves
+//! open to the sky only inside the entrance mask. Density `> 0` is rock,
+//! `≤ 0` is air, and the field is smooth enough for surface nets.
+//!
+//! # Brief overview
+//! - [`CaveField`]: the validated parameters and their noises; point
+//!   queries ([`CaveField::density`], [`CaveField::surface_height`],
+//!   [`CaveField::density_at`], [`CaveField::raycast`],
+//!   [`CaveField::slide_move`]).
+//! - [`ChunkCoord`] and [`Sampler`]: a chunk's 34³ padded box of densities,
+//!   with the 3D noise skipped wherever bounds prove it cannot matter;
+//!   [`sample_chunks`] in parallel.
+//! - [`mesh`]: surface nets ([`mesh::smooth`]) and greedy blocky faces
+//!   ([`mesh::blocky`]) into a [`Mesh`] with normals and sky visibility;
+//!   [`wire`] encodes meshes and densities compactly for the viewer.
+//! - [`view`]: slices and an entrance map as RGB pictures.
+//!
+//! # Seam contract
+//! Every sample of every box equals [`CaveField::density`] of its voxel,
+//! bit for bit, whatever box or thread computed it. A chunk's mesh covers
+//! exactly the edges (smooth) or faces (blocky) of its own 32³ voxels, so
+//! neighbouring chunks meshed apart give the same triangles along their
+//! border as meshed together: no cracks, no overlaps.
+//!
+//! ```
+//! use mangekyo_caves::{CaveField, CaveParams, ChunkCoord, Sampler, Seed, mesh};
+//!
+//! let field = CaveField::new(&CaveParams::default(), Seed::parse("hime")).unwrap();
+//! let samples = Sampler::new().chunk(&field, ChunkCoord::new(0, 0, 0));
+//! let m = mesh::smooth(&field, &samples);
+//! assert!(m.triangle_count() > 0);
+//! // Samples are the point queries, bit for bit (box-local (1,1,1) is voxel (0,0,0)).
+//! assert_eq!(samples.get(1, 1, 1).to_bits(), field.density(0, 0, 0).to_bits());
+//! // The seed's sliding collision: high in the sky everything moves.
+//! assert_eq!(field.slide_move([0.0, 100.0, 0.0], [1.0, 0.0, 1.0], 0.5), [1.0, 100.0, 1.0]);
+//! ```
 #![deny(missing_docs)]
 
 pub mod bound;
@@ -7,14 +49,16 @@ pub mod error;
 pub mod field;
 pub mod mesh;
 pub mod params;
+pub mod query;
 pub mod sky;
 pub mod view;
+pub mod wire;
 
 pub use chunk::{CHUNK, ChunkCoord, Density, PADDED, Sampler, Samples, VoxelBox, sample_chunks};
 pub use error::CaveError;
 pub use field::CaveField;
-pub use mesh::{Mesh, MeshKind};
 pub use mangekyo_core::Seed;
+pub use mesh::{Mesh, MeshKind, mesh_chunks};
 pub use params::{CaveMode, CaveParams};
 
 /// The version of every density, mesh and picture this crate generates.

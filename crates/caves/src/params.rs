@@ -46,12 +46,12 @@ pub struct CaveParams {
     pub persistence: f32,
     /// Frequency ratio between surface octaves, 1..=8. Default 2.
     pub lacunarity: f64,
-    /// Frequency of the 3D worm fBm. Default 0.02 (a tunnel every ~25 voxels).
+    /// Frequency of the 3D worm fBm. Default 0.025 (a tunnel every ~20 voxels).
     pub worm_frequency: f64,
     /// Octaves of the worm fBm (1..=8); the seed uses 2, gain ½, lacunarity 2.
     pub worm_octaves: u32,
     /// A voxel is carved where `1 − |fbm3| > tunnel_threshold` (in tube
-    /// mode: for both fields), in (0, 1). Default 0.88; higher is thinner.
+    /// mode: for both fields), in (0, 1). Default 0.93; higher is thinner.
     pub tunnel_threshold: f32,
     /// Frequency of the 2D entrance-region noise (the seed's 0.01).
     pub entrance_frequency: f64,
@@ -76,9 +76,9 @@ impl Default for CaveParams {
             octaves: 4,
             persistence: 0.5,
             lacunarity: 2.0,
-            worm_frequency: 0.02,
+            worm_frequency: 0.025,
             worm_octaves: 2,
-            tunnel_threshold: 0.88,
+            tunnel_threshold: 0.93,
             entrance_frequency: 0.01,
             entrance_threshold: 0.5,
             ceiling_buffer: 3.0,
@@ -108,15 +108,32 @@ fn bad(name: &'static str, value: impl std::fmt::Display, allowed: &'static str)
 }
 
 fn check_f32(name: &'static str, v: f32, ok: bool, allowed: &'static str) -> Result<(), CaveError> {
-    if v.is_finite() && ok { Ok(()) } else { Err(bad(name, v, allowed)) }
+    if v.is_finite() && ok {
+        Ok(())
+    } else {
+        Err(bad(name, v, allowed))
+    }
 }
 
 fn check_f64(name: &'static str, v: f64, ok: bool, allowed: &'static str) -> Result<(), CaveError> {
-    if v.is_finite() && ok { Ok(()) } else { Err(bad(name, v, allowed)) }
+    if v.is_finite() && ok {
+        Ok(())
+    } else {
+        Err(bad(name, v, allowed))
+    }
 }
 
-fn check_octaves(name: &'static str, v: u32, max: u32, allowed: &'static str) -> Result<(), CaveError> {
-    if (1..=max).contains(&v) { Ok(()) } else { Err(bad(name, v, allowed)) }
+fn check_octaves(
+    name: &'static str,
+    v: u32,
+    max: u32,
+    allowed: &'static str,
+) -> Result<(), CaveError> {
+    if (1..=max).contains(&v) {
+        Ok(())
+    } else {
+        Err(bad(name, v, allowed))
+    }
 }
 
 impl CaveParams {
@@ -124,18 +141,68 @@ impl CaveParams {
     /// ("`octaves` must be in 1..=16, got 0").
     pub fn validate(&self) -> Result<(), CaveError> {
         let p = self;
-        check_f32("base_height", p.base_height, p.base_height.abs() <= MAX_HEIGHT, "a finite number in -1048576..=1048576")?;
-        check_f32("amplitude", p.amplitude, (0.0..=4096.0).contains(&p.amplitude), "a finite number in 0..=4096")?;
-        check_f64("scale", p.scale, p.scale > 0.0 && p.scale <= 1.0, "a finite number in (0, 1]")?;
+        check_f32(
+            "base_height",
+            p.base_height,
+            p.base_height.abs() <= MAX_HEIGHT,
+            "a finite number in -1048576..=1048576",
+        )?;
+        check_f32(
+            "amplitude",
+            p.amplitude,
+            (0.0..=4096.0).contains(&p.amplitude),
+            "a finite number in 0..=4096",
+        )?;
+        check_f64(
+            "scale",
+            p.scale,
+            p.scale > 0.0 && p.scale <= 1.0,
+            "a finite number in (0, 1]",
+        )?;
         check_octaves("octaves", p.octaves, MAX_SURFACE_OCTAVES, "in 1..=16")?;
-        check_f32("persistence", p.persistence, p.persistence > 0.0 && p.persistence <= 1.0, "in (0, 1]")?;
-        check_f64("lacunarity", p.lacunarity, (1.0..=8.0).contains(&p.lacunarity), "in 1..=8")?;
-        check_f64("worm_frequency", p.worm_frequency, p.worm_frequency > 0.0 && p.worm_frequency <= 1.0, "a finite number in (0, 1]")?;
+        check_f32(
+            "persistence",
+            p.persistence,
+            p.persistence > 0.0 && p.persistence <= 1.0,
+            "in (0, 1]",
+        )?;
+        check_f64(
+            "lacunarity",
+            p.lacunarity,
+            (1.0..=8.0).contains(&p.lacunarity),
+            "in 1..=8",
+        )?;
+        check_f64(
+            "worm_frequency",
+            p.worm_frequency,
+            p.worm_frequency > 0.0 && p.worm_frequency <= 1.0,
+            "a finite number in (0, 1]",
+        )?;
         check_octaves("worm_octaves", p.worm_octaves, MAX_WORM_OCTAVES, "in 1..=8")?;
-        check_f32("tunnel_threshold", p.tunnel_threshold, p.tunnel_threshold > 0.0 && p.tunnel_threshold < 1.0, "in (0, 1)")?;
-        check_f64("entrance_frequency", p.entrance_frequency, p.entrance_frequency > 0.0 && p.entrance_frequency <= 1.0, "a finite number in (0, 1]")?;
-        check_f32("entrance_threshold", p.entrance_threshold, (-1.0..=1.0).contains(&p.entrance_threshold), "in -1..=1")?;
-        check_f32("ceiling_buffer", p.ceiling_buffer, (0.0..=64.0).contains(&p.ceiling_buffer), "in 0..=64")?;
+        check_f32(
+            "tunnel_threshold",
+            p.tunnel_threshold,
+            p.tunnel_threshold > 0.0 && p.tunnel_threshold < 1.0,
+            "in (0, 1)",
+        )?;
+        check_f64(
+            "entrance_frequency",
+            p.entrance_frequency,
+            p.entrance_frequency > 0.0 && p.entrance_frequency <= 1.0,
+            "a finite number in (0, 1]",
+        )?;
+        check_f32(
+            "entrance_threshold",
+            p.entrance_threshold,
+            (-1.0..=1.0).contains(&p.entrance_threshold),
+            "in -1..=1",
+        )?;
+        check_f32(
+            "ceiling_buffer",
+            p.ceiling_buffer,
+            (0.0..=64.0).contains(&p.ceiling_buffer),
+            "in 0..=64",
+        )?;
         if (p.floor_level as f32).abs() > MAX_HEIGHT {
             return Err(bad("floor_level", p.floor_level, "in -1048576..=1048576"));
         }
@@ -155,7 +222,8 @@ mod tests {
         let back: CaveParams = serde_json::from_str(&text).unwrap();
         assert_eq!(back, p);
         // Omitted fields take their defaults; unknown ones are refused.
-        let partial: CaveParams = serde_json::from_str(r#"{"mode":"sheets","amplitude":5}"#).unwrap();
+        let partial: CaveParams =
+            serde_json::from_str(r#"{"mode":"sheets","amplitude":5}"#).unwrap();
         assert_eq!(partial.mode, CaveMode::Sheets);
         assert_eq!(partial.base_height, 30.0);
         assert!(serde_json::from_str::<CaveParams>(r#"{"amplitud":5}"#).is_err());
@@ -164,14 +232,62 @@ mod tests {
     #[test]
     fn bad_parameters_are_named() {
         let cases: [(CaveParams, &str); 8] = [
-            (CaveParams { octaves: 0, ..Default::default() }, "`octaves` must be in 1..=16, got 0"),
-            (CaveParams { scale: -0.01, ..Default::default() }, "`scale` must be a finite number in (0, 1], got -0.01"),
-            (CaveParams { worm_frequency: f64::NAN, ..Default::default() }, "`worm_frequency` must be a finite number in (0, 1], got NaN"),
-            (CaveParams { amplitude: f32::INFINITY, ..Default::default() }, "`amplitude` must be a finite number in 0..=4096, got inf"),
-            (CaveParams { tunnel_threshold: 1.0, ..Default::default() }, "`tunnel_threshold` must be in (0, 1), got 1"),
-            (CaveParams { worm_octaves: 9, ..Default::default() }, "`worm_octaves` must be in 1..=8, got 9"),
-            (CaveParams { ceiling_buffer: -1.0, ..Default::default() }, "`ceiling_buffer` must be in 0..=64, got -1"),
-            (CaveParams { entrance_frequency: 0.0, ..Default::default() }, "`entrance_frequency` must be a finite number in (0, 1], got 0"),
+            (
+                CaveParams {
+                    octaves: 0,
+                    ..Default::default()
+                },
+                "`octaves` must be in 1..=16, got 0",
+            ),
+            (
+                CaveParams {
+                    scale: -0.01,
+                    ..Default::default()
+                },
+                "`scale` must be a finite number in (0, 1], got -0.01",
+            ),
+            (
+                CaveParams {
+                    worm_frequency: f64::NAN,
+                    ..Default::default()
+                },
+                "`worm_frequency` must be a finite number in (0, 1], got NaN",
+            ),
+            (
+                CaveParams {
+                    amplitude: f32::INFINITY,
+                    ..Default::default()
+                },
+                "`amplitude` must be a finite number in 0..=4096, got inf",
+            ),
+            (
+                CaveParams {
+                    tunnel_threshold: 1.0,
+                    ..Default::default()
+                },
+                "`tunnel_threshold` must be in (0, 1), got 1",
+            ),
+            (
+                CaveParams {
+                    worm_octaves: 9,
+                    ..Default::default()
+                },
+                "`worm_octaves` must be in 1..=8, got 9",
+            ),
+            (
+                CaveParams {
+                    ceiling_buffer: -1.0,
+                    ..Default::default()
+                },
+                "`ceiling_buffer` must be in 0..=64, got -1",
+            ),
+            (
+                CaveParams {
+                    entrance_frequency: 0.0,
+                    ..Default::default()
+                },
+                "`entrance_frequency` must be a finite number in (0, 1], got 0",
+            ),
         ];
         for (p, want) in cases {
             let err = p.validate().unwrap_err();

@@ -31,7 +31,10 @@ pub fn sky_at(open: f32, y: f64) -> f32 {
 pub(crate) fn open_heights(field: &CaveField, cols: &[(i64, i64, Column)]) -> Vec<f32> {
     let fl = field.params.floor_level as i64;
     // Highest candidate: the last voxel under the surface, or the floor.
-    let start: Vec<i64> = cols.iter().map(|c| ((c.2.h as f64).ceil() as i64 - 1).max(fl)).collect();
+    let start: Vec<i64> = cols
+        .iter()
+        .map(|c| ((c.2.h as f64).ceil() as i64 - 1).max(fl))
+        .collect();
     let mut above: Vec<f32> = densities(field, cols, &start, 1);
     let mut y = start.clone();
     let mut open = vec![f32::NAN; cols.len()];
@@ -117,7 +120,10 @@ mod tests {
             // The voxel below the open height is rock, everything above it air.
             assert!(f.density(*x, y, *z) > 0.0, "({x}, {z}): open {o}");
             for above in y + 1..=(c.h.ceil() as i64 + 1) {
-                assert!(f.density(*x, above, *z) <= 0.0, "({x}, {above}, {z}) under open sky {o}");
+                assert!(
+                    f.density(*x, above, *z) <= 0.0,
+                    "({x}, {above}, {z}) under open sky {o}"
+                );
             }
         }
         assert_eq!(sky_at(10.0, 10.0), 1.0);

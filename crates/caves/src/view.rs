@@ -28,7 +28,11 @@ const BEDROCK: [u8; 3] = [58, 48, 44];
 fn check(w: usize, h: usize) -> Result<(), CaveError> {
     for v in [w, h] {
         if v == 0 || v > MAX_SIDE {
-            return Err(CaveError::TooLarge { what: "picture side", got: v as u64, max: MAX_SIDE as u64 });
+            return Err(CaveError::TooLarge {
+                what: "picture side",
+                got: v as u64,
+                max: MAX_SIDE as u64,
+            });
         }
     }
     Ok(())
@@ -54,25 +58,54 @@ fn voxel_colour(field: &CaveField, d: f32, y: i64, surface: f32) -> [u8; 3] {
 
 /// A horizontal cut at height `y`: x to the right, z downwards, one pixel
 /// per voxel from `(x0, z0)`.
-pub fn horizontal_slice(field: &CaveField, y: i64, x0: i64, z0: i64, width: usize, height: usize) -> Result<Rgb, CaveError> {
+pub fn horizontal_slice(
+    field: &CaveField,
+    y: i64,
+    x0: i64,
+    z0: i64,
+    width: usize,
+    height: usize,
+) -> Result<Rgb, CaveError> {
     check(width, height)?;
-    let b = VoxelBox { min: [x0, y, z0], size: [width, 1, height] };
+    let b = VoxelBox {
+        min: [x0, y, z0],
+        size: [width, 1, height],
+    };
     let s = Sampler::new().sample(field, b);
     let cols = sample_columns(field, &b);
     let mut pixels = Vec::with_capacity(width * height * 3);
     for k in 0..height {
         for i in 0..width {
-            pixels.extend(voxel_colour(field, s.get(i, 0, k), y, cols[k * width + i].h));
+            pixels.extend(voxel_colour(
+                field,
+                s.get(i, 0, k),
+                y,
+                cols[k * width + i].h,
+            ));
         }
     }
-    Ok(Rgb { width, height, pixels })
+    Ok(Rgb {
+        width,
+        height,
+        pixels,
+    })
 }
 
 /// A vertical cut at `z`: x to the right, y upwards, from `(x0, y0)` at
 /// the bottom-left corner.
-pub fn vertical_slice(field: &CaveField, z: i64, x0: i64, y0: i64, width: usize, height: usize) -> Result<Rgb, CaveError> {
+pub fn vertical_slice(
+    field: &CaveField,
+    z: i64,
+    x0: i64,
+    y0: i64,
+    width: usize,
+    height: usize,
+) -> Result<Rgb, CaveError> {
     check(width, height)?;
-    let b = VoxelBox { min: [x0, y0, z], size: [width, height, 1] };
+    let b = VoxelBox {
+        min: [x0, y0, z],
+        size: [width, height, 1],
+    };
     let s = Sampler::new().sample(field, b);
     let cols = sample_columns(field, &b);
     let mut pixels = Vec::with_capacity(width * height * 3);
@@ -82,16 +115,29 @@ pub fn vertical_slice(field: &CaveField, z: i64, x0: i64, y0: i64, width: usize,
             pixels.extend(voxel_colour(field, s.get(i, j, 0), y0 + j as i64, c.h));
         }
     }
-    Ok(Rgb { width, height, pixels })
+    Ok(Rgb {
+        width,
+        height,
+        pixels,
+    })
 }
 
 /// A top view of the entrances: the terrain shaded by height, the entrance
 /// mask (where caves may reach the sky) tinted amber, and the openings —
 /// columns whose sky reaches more than a voxel below the surface — in red,
 /// darker the deeper the shaft.
-pub fn entrance_map(field: &CaveField, x0: i64, z0: i64, width: usize, height: usize) -> Result<Rgb, CaveError> {
+pub fn entrance_map(
+    field: &CaveField,
+    x0: i64,
+    z0: i64,
+    width: usize,
+    height: usize,
+) -> Result<Rgb, CaveError> {
     check(width, height)?;
-    let b = VoxelBox { min: [x0, 0, z0], size: [width, 1, height] };
+    let b = VoxelBox {
+        min: [x0, 0, z0],
+        size: [width, 1, height],
+    };
     let cols = sample_columns(field, &b);
     let keyed: Vec<_> = cols
         .iter()
@@ -115,5 +161,26 @@ pub fn entrance_map(field: &CaveField, x0: i64, z0: i64, width: usize, height: u
         }
         pixels.extend(px.map(|v| v as u8));
     }
-    Ok(Rgb { width, height, pixels })
+    Ok(Rgb {
+        width,
+        height,
+        pixels,
+    })
+}
+
+/// Vertex colours for a cave mesh in a generic viewer (the glb's
+/// `COLOR_0`): grass on sunlit up-facing ground, rock elsewhere, darkened
+/// by the vertex's sky visibility so closed caves read as dark.
+pub fn vertex_colours(mesh: &crate::Mesh) -> Vec<[f32; 3]> {
+    const GRASS: [f32; 3] = [0.33, 0.52, 0.24];
+    const ROCK: [f32; 3] = [0.55, 0.50, 0.45];
+    mesh.normals
+        .iter()
+        .zip(&mesh.sky)
+        .map(|(n, &sky)| {
+            let grassy = (n[1].max(0.0) * sky).clamp(0.0, 1.0);
+            let light = 0.25 + 0.75 * sky;
+            std::array::from_fn(|a| (ROCK[a] + (GRASS[a] - ROCK[a]) * grassy) * light)
+        })
+        .collect()
 }

@@ -18,14 +18,25 @@ fn chunk_samples_equal_point_queries() {
     ] {
         let f = field(mode, 42);
         let s = Sampler::new().chunk(&f, coord);
-        assert!(matches!(s.density, Density::Grid(_)), "{coord:?} should hold caves");
+        assert!(
+            matches!(s.density, Density::Grid(_)),
+            "{coord:?} should hold caves"
+        );
         let b = s.bounds;
         for k in 0..b.size[2] {
             for j in 0..b.size[1] {
                 for i in 0..b.size[0] {
-                    let v = [b.min[0] + i as i64, b.min[1] + j as i64, b.min[2] + k as i64];
+                    let v = [
+                        b.min[0] + i as i64,
+                        b.min[1] + j as i64,
+                        b.min[2] + k as i64,
+                    ];
                     let want = f.density(v[0], v[1], v[2]);
-                    assert_eq!(s.get(i, j, k).to_bits(), want.to_bits(), "{mode:?} voxel {v:?}");
+                    assert_eq!(
+                        s.get(i, j, k).to_bits(),
+                        want.to_bits(),
+                        "{mode:?} voxel {v:?}"
+                    );
                 }
             }
         }
@@ -35,7 +46,10 @@ fn chunk_samples_equal_point_queries() {
 #[test]
 fn uniform_chunks_are_what_the_formula_says() {
     let f = field(CaveMode::Tubes, 42);
-    for (coord, want) in [(ChunkCoord::new(0, 3, 0), -4.0f32), (ChunkCoord::new(7, -2, 1), 4.0)] {
+    for (coord, want) in [
+        (ChunkCoord::new(0, 3, 0), -4.0f32),
+        (ChunkCoord::new(7, -2, 1), 4.0),
+    ] {
         let s = Sampler::new().chunk(&f, coord);
         assert_eq!(s.density, Density::Uniform(want), "{coord:?}");
         let o = coord.origin();
@@ -57,7 +71,9 @@ fn parallel_shuffled_sampling_equals_sequential() {
     for (c, p) in coords.iter().zip(&parallel) {
         let seq = sampler.chunk(&f, *c);
         assert_eq!(seq.bounds, p.bounds);
-        let bits = |s: &mangekyo_caves::Samples| s.to_vec().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        let bits = |s: &mangekyo_caves::Samples| {
+            s.to_vec().iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+        };
         assert_eq!(bits(&seq), bits(p), "chunk {c:?}");
     }
 }
@@ -89,13 +105,22 @@ fn smooth_meshes_of_neighbours_meet_without_cracks() {
             joined.extend(world_triangles(&apart[1]));
             joined.sort();
             let whole = world_triangles(&together);
-            assert!(whole.len() > 1000, "{mode:?} axis {axis}: only {} triangles", whole.len());
+            assert!(
+                whole.len() > 1000,
+                "{mode:?} axis {axis}: only {} triangles",
+                whole.len()
+            );
             assert_eq!(joined, whole, "{mode:?} axis {axis}");
             // The border really is crossed: some triangles of each chunk
             // touch the shared plane.
             let plane = b.origin()[axis] as f64 - 0.5;
-            let touches = |m: &mangekyo_caves::Mesh| (0..m.vertex_count()).any(|v| (m.world_position(v)[axis] - plane).abs() < 1.0);
-            assert!(touches(&apart[0]) && touches(&apart[1]), "{mode:?} axis {axis}: border not crossed");
+            let touches = |m: &mangekyo_caves::Mesh| {
+                (0..m.vertex_count()).any(|v| (m.world_position(v)[axis] - plane).abs() < 1.0)
+            };
+            assert!(
+                touches(&apart[0]) && touches(&apart[1]),
+                "{mode:?} axis {axis}: border not crossed"
+            );
         }
     }
 }
@@ -105,7 +130,10 @@ fn smooth_meshes_of_neighbours_meet_without_cracks() {
 fn unit_faces(m: &mangekyo_caves::Mesh) -> Vec<(usize, bool, [i64; 3])> {
     let mut out = Vec::new();
     for quad in m.indices.chunks_exact(6) {
-        let (p0, p2) = (m.world_position(quad[0] as usize), m.world_position(quad[2] as usize));
+        let (p0, p2) = (
+            m.world_position(quad[0] as usize),
+            m.world_position(quad[2] as usize),
+        );
         let n = m.normals[quad[0] as usize];
         let axis = (0..3).find(|&a| n[a] != 0.0).unwrap();
         let lo: [f64; 3] = std::array::from_fn(|a| p0[a].min(p2[a]));

@@ -77,7 +77,12 @@ impl MeshData<'_> {
             if got == n {
                 Ok(())
             } else {
-                Err(MeshError::AttributeLength { mesh: name(), attribute: attribute.into(), got, expected: n })
+                Err(MeshError::AttributeLength {
+                    mesh: name(),
+                    attribute: attribute.into(),
+                    got,
+                    expected: n,
+                })
             }
         };
         if let Some(v) = self.normals {
@@ -89,14 +94,27 @@ impl MeshData<'_> {
         for (extra, v) in self.extras {
             check(extra, v.len())?;
         }
-        if self.indices.len() % 3 != 0 {
-            return Err(MeshError::Indices { mesh: name(), what: format!("{} indices is not whole triangles", self.indices.len()) });
+        if !self.indices.len().is_multiple_of(3) {
+            return Err(MeshError::Indices {
+                mesh: name(),
+                what: format!("{} indices is not whole triangles", self.indices.len()),
+            });
         }
         if let Some(bad) = self.indices.iter().find(|&&i| i as usize >= n) {
-            return Err(MeshError::Indices { mesh: name(), what: format!("index {bad} is past the {n} vertices") });
+            return Err(MeshError::Indices {
+                mesh: name(),
+                what: format!("index {bad} is past the {n} vertices"),
+            });
         }
-        if let Some(vertex) = self.positions.iter().position(|p| !p.iter().all(|c| c.is_finite())) {
-            return Err(MeshError::NonFinite { mesh: name(), vertex });
+        if let Some(vertex) = self
+            .positions
+            .iter()
+            .position(|p| !p.iter().all(|c| c.is_finite()))
+        {
+            return Err(MeshError::NonFinite {
+                mesh: name(),
+                vertex,
+            });
         }
         Ok(())
     }
@@ -110,7 +128,11 @@ struct Builder {
 
 impl Builder {
     /// Appends bytes as a buffer view (4-byte aligned).
-    fn view(&mut self, bytes: &[u8], target: json::buffer::Target) -> json::Index<json::buffer::View> {
+    fn view(
+        &mut self,
+        bytes: &[u8],
+        target: json::buffer::Target,
+    ) -> json::Index<json::buffer::View> {
         let offset = self.bin.len();
         self.bin.extend_from_slice(bytes);
         self.bin.resize(self.bin.len().next_multiple_of(4), 0);
@@ -127,16 +149,32 @@ impl Builder {
     }
 
     /// A float accessor of `width` components per vertex.
-    fn floats(&mut self, values: &[f32], width: usize, bounds: bool) -> json::Index<json::Accessor> {
+    fn floats(
+        &mut self,
+        values: &[f32],
+        width: usize,
+        bounds: bool,
+    ) -> json::Index<json::Accessor> {
         let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
         let view = self.view(&bytes, json::buffer::Target::ArrayBuffer);
-        let (min, max) = if bounds { min_max(values, width) } else { (None, None) };
+        let (min, max) = if bounds {
+            min_max(values, width)
+        } else {
+            (None, None)
+        };
         let type_ = match width {
             1 => json::accessor::Type::Scalar,
             2 => json::accessor::Type::Vec2,
             _ => json::accessor::Type::Vec3,
         };
-        self.accessor(view, values.len() / width, json::accessor::ComponentType::F32, type_, min, max)
+        self.accessor(
+            view,
+            values.len() / width,
+            json::accessor::ComponentType::F32,
+            type_,
+            min,
+            max,
+        )
     }
 
     fn accessor(
@@ -165,24 +203,44 @@ impl Builder {
     }
 
     /// One mesh: its accessors, primitive, mesh and node.
-    fn mesh(&mut self, m: &MeshData, material: json::Index<json::Material>) -> json::Index<json::Node> {
+    fn mesh(
+        &mut self,
+        m: &MeshData,
+        material: json::Index<json::Material>,
+    ) -> json::Index<json::Node> {
         use json::mesh::Semantic;
         let mut attributes = std::collections::BTreeMap::new();
         let pos = self.floats(m.positions.as_flattened(), 3, true);
         attributes.insert(Valid(Semantic::Positions), pos);
         if let Some(n) = m.normals {
-            attributes.insert(Valid(Semantic::Normals), self.floats(n.as_flattened(), 3, false));
+            attributes.insert(
+                Valid(Semantic::Normals),
+                self.floats(n.as_flattened(), 3, false),
+            );
         }
         if let Some(c) = m.colors {
-            attributes.insert(Valid(Semantic::Colors(0)), self.floats(c.as_flattened(), 3, false));
+            attributes.insert(
+                Valid(Semantic::Colors(0)),
+                self.floats(c.as_flattened(), 3, false),
+            );
         }
         for (name, values) in m.extras {
-            attributes.insert(Valid(Semantic::Extras(name.to_string())), self.floats(values, 1, false));
+            attributes.insert(
+                Valid(Semantic::Extras(name.to_string())),
+                self.floats(values, 1, false),
+            );
         }
         let bytes: Vec<u8> = m.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
         let view = self.view(&bytes, json::buffer::Target::ElementArrayBuffer);
         let scalar = json::accessor::Type::Scalar;
-        let indices = self.accessor(view, m.indices.len(), json::accessor::ComponentType::U32, scalar, None, None);
+        let indices = self.accessor(
+            view,
+            m.indices.len(),
+            json::accessor::ComponentType::U32,
+            scalar,
+            None,
+            None,
+        );
         let primitive = json::mesh::Primitive {
             attributes,
             extensions: None,
@@ -211,7 +269,10 @@ impl Builder {
 /// Per-component minimum and maximum (glTF requires them on POSITION).
 fn min_max(values: &[f32], width: usize) -> (Option<json::Value>, Option<json::Value>) {
     if values.is_empty() {
-        return (Some(json::Value::from(vec![0.0f32; width])), Some(json::Value::from(vec![0.0f32; width])));
+        return (
+            Some(json::Value::from(vec![0.0f32; width])),
+            Some(json::Value::from(vec![0.0f32; width])),
+        );
     }
     let mut lo = vec![f32::INFINITY; width];
     let mut hi = vec![f32::NEG_INFINITY; width];
@@ -242,11 +303,23 @@ pub fn encode_glb(meshes: &[MeshData], generator: &str) -> Result<Vec<u8>, MeshE
     for m in meshes {
         m.validate()?;
     }
-    let mut b = Builder { root: json::Root::default(), bin: Vec::new() };
-    b.root.asset = json::Asset { generator: Some(generator.to_string()), version: "2.0".into(), ..Default::default() };
+    let mut b = Builder {
+        root: json::Root::default(),
+        bin: Vec::new(),
+    };
+    b.root.asset = json::Asset {
+        generator: Some(generator.to_string()),
+        version: "2.0".into(),
+        ..Default::default()
+    };
     let material = b.root.push(matte());
     let nodes: Vec<_> = meshes.iter().map(|m| b.mesh(m, material)).collect();
-    let scene = b.root.push(json::Scene { extensions: None, extras: Default::default(), name: None, nodes });
+    let scene = b.root.push(json::Scene {
+        extensions: None,
+        extras: Default::default(),
+        name: None,
+        nodes,
+    });
     b.root.scene = Some(scene);
     b.root.push(json::Buffer {
         byte_length: USize64::from(b.bin.len()),
@@ -255,7 +328,10 @@ pub fn encode_glb(meshes: &[MeshData], generator: &str) -> Result<Vec<u8>, MeshE
         extensions: None,
         extras: Default::default(),
     });
-    let mut text = b.root.to_vec().map_err(|e| MeshError::Json(e.to_string()))?;
+    let mut text = b
+        .root
+        .to_vec()
+        .map_err(|e| MeshError::Json(e.to_string()))?;
     text.resize(text.len().next_multiple_of(4), b' ');
     Ok(container(&text, &b.bin))
 }
@@ -281,7 +357,12 @@ mod tests {
     use super::*;
 
     fn tetra() -> (Vec<[f32; 3]>, Vec<[f32; 3]>, Vec<u32>) {
-        let p = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 2.5]];
+        let p = vec![
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 2.5],
+        ];
         let n = vec![[0.0, 1.0, 0.0]; 4];
         (p, n, vec![0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3])
     }
@@ -293,8 +374,24 @@ mod tests {
         let colors = vec![[0.5, 0.4, 0.3]; 4];
         let extras = [("SKY", &sky[..])];
         let meshes = [
-            MeshData { name: "a", positions: &p, normals: Some(&n), colors: Some(&colors), extras: &extras, indices: &i, translation: [32.0, 0.0, -32.0] },
-            MeshData { name: "b", positions: &p[..3], normals: None, colors: None, extras: &[], indices: &i[..3], translation: [0.0; 3] },
+            MeshData {
+                name: "a",
+                positions: &p,
+                normals: Some(&n),
+                colors: Some(&colors),
+                extras: &extras,
+                indices: &i,
+                translation: [32.0, 0.0, -32.0],
+            },
+            MeshData {
+                name: "b",
+                positions: &p[..3],
+                normals: None,
+                colors: None,
+                extras: &[],
+                indices: &i[..3],
+                translation: [0.0; 3],
+            },
         ];
         let bytes = encode_glb(&meshes, "test").unwrap();
         assert_eq!(bytes.len() % 4, 0);
@@ -307,20 +404,59 @@ mod tests {
         assert_eq!((bb.min, bb.max), ([0.0, 0.0, 0.0], [1.0, 1.0, 2.5]));
         let reader = prim.reader(|b| Some(&buffers[b.index()]));
         assert_eq!(reader.read_positions().unwrap().collect::<Vec<_>>(), p);
-        assert_eq!(reader.read_indices().unwrap().into_u32().collect::<Vec<_>>(), i);
+        assert_eq!(
+            reader
+                .read_indices()
+                .unwrap()
+                .into_u32()
+                .collect::<Vec<_>>(),
+            i
+        );
         assert_eq!(reader.read_normals().unwrap().count(), 4);
-        assert_eq!(reader.read_colors(0).unwrap().into_rgb_f32().collect::<Vec<_>>(), colors);
-        assert!(prim.attributes().any(|(s, _)| s == gltf::Semantic::Extras("SKY".into())));
+        assert_eq!(
+            reader
+                .read_colors(0)
+                .unwrap()
+                .into_rgb_f32()
+                .collect::<Vec<_>>(),
+            colors
+        );
+        assert!(
+            prim.attributes()
+                .any(|(s, _)| s == gltf::Semantic::Extras("SKY".into()))
+        );
     }
 
     #[test]
     fn bad_meshes_are_named() {
         let (p, n, i) = tetra();
-        let short = MeshData { name: "m", positions: &p, normals: Some(&n[..3]), colors: None, extras: &[], indices: &i, translation: [0.0; 3] };
-        assert_eq!(encode_glb(&[short], "t").unwrap_err().to_string(), "mesh `m`: normals has 3 entries, expected 4 (one per vertex)");
-        let past = MeshData { indices: &[0, 1, 9], normals: None, ..short };
-        assert_eq!(encode_glb(&[past], "t").unwrap_err().to_string(), "mesh `m`: index 9 is past the 4 vertices");
-        let ragged = MeshData { indices: &[0, 1], normals: None, ..short };
+        let short = MeshData {
+            name: "m",
+            positions: &p,
+            normals: Some(&n[..3]),
+            colors: None,
+            extras: &[],
+            indices: &i,
+            translation: [0.0; 3],
+        };
+        assert_eq!(
+            encode_glb(&[short], "t").unwrap_err().to_string(),
+            "mesh `m`: normals has 3 entries, expected 4 (one per vertex)"
+        );
+        let past = MeshData {
+            indices: &[0, 1, 9],
+            normals: None,
+            ..short
+        };
+        assert_eq!(
+            encode_glb(&[past], "t").unwrap_err().to_string(),
+            "mesh `m`: index 9 is past the 4 vertices"
+        );
+        let ragged = MeshData {
+            indices: &[0, 1],
+            normals: None,
+            ..short
+        };
         assert!(encode_glb(&[ragged], "t").is_err());
     }
 }

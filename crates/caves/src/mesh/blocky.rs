@@ -15,7 +15,10 @@ use crate::sky::sky_at;
 /// Meshes a sampled box with greedy blocky faces.
 pub fn blocky(field: &CaveField, samples: &Samples) -> Mesh {
     let origin = origin_of(samples);
-    let mut mesh = Mesh { origin, ..Mesh::default() };
+    let mut mesh = Mesh {
+        origin,
+        ..Mesh::default()
+    };
     let Density::Grid(d) = &samples.density else {
         return mesh;
     };
@@ -24,7 +27,12 @@ pub fn blocky(field: &CaveField, samples: &Samples) -> Mesh {
         return mesh;
     }
     let open = box_open_heights(field, samples);
-    let faces = Faces { d, size, open: &open, y0: samples.bounds.min[1] };
+    let faces = Faces {
+        d,
+        size,
+        open: &open,
+        y0: samples.bounds.min[1],
+    };
     for axis in 0..3 {
         for positive in [false, true] {
             faces.direction(axis, positive, &mut mesh);
@@ -49,7 +57,11 @@ impl Faces<'_> {
     /// 0 for no face, else 1 + the sky byte of the air voxel in front.
     fn key(&self, v: [usize; 3], axis: usize, positive: bool) -> u16 {
         let mut u = v;
-        if positive { u[axis] += 1 } else { u[axis] -= 1 }
+        if positive {
+            u[axis] += 1
+        } else {
+            u[axis] -= 1
+        }
         if !self.solid(v) || self.solid(u) {
             return 0;
         }
@@ -71,7 +83,9 @@ impl Faces<'_> {
                     mask[jc * nb + jb] = self.key(v, axis, positive);
                 }
             }
-            merge(&mut mask, nb, nc, |rect| emit(mesh, axis, positive, s, rect));
+            merge(&mut mask, nb, nc, |rect| {
+                emit(mesh, axis, positive, s, rect)
+            });
         }
     }
 }
@@ -109,7 +123,13 @@ fn merge(mask: &mut [u16], nb: usize, nc: usize, mut out: impl FnMut(Rect)) {
             for row in jc..c1 {
                 mask[row * nb + jb..row * nb + b1].fill(0);
             }
-            out(Rect { b0: jb, b1, c0: jc, c1, key });
+            out(Rect {
+                b0: jb,
+                b1,
+                c0: jc,
+                c1,
+                key,
+            });
             jb = b1;
         }
     }
@@ -128,7 +148,12 @@ fn emit(mesh: &mut Mesh, axis: usize, positive: bool, s: usize, r: Rect) {
         p
     };
     // Counter-clockwise seen from +axis; reversed for faces facing −axis.
-    let mut quad = [corner(r.b0, r.c0), corner(r.b1, r.c0), corner(r.b1, r.c1), corner(r.b0, r.c1)];
+    let mut quad = [
+        corner(r.b0, r.c0),
+        corner(r.b1, r.c0),
+        corner(r.b1, r.c1),
+        corner(r.b0, r.c1),
+    ];
     if !positive {
         quad.reverse();
     }
@@ -141,5 +166,6 @@ fn emit(mesh: &mut Mesh, axis: usize, positive: bool, s: usize, r: Rect) {
         mesh.normals.push(n);
         mesh.sky.push(sky);
     }
-    mesh.indices.extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+    mesh.indices
+        .extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
 }

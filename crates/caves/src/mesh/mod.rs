@@ -63,13 +63,18 @@ impl Mesh {
     pub fn bounds(&self) -> Option<([f32; 3], [f32; 3])> {
         let first = *self.positions.first()?;
         Some(self.positions.iter().fold((first, first), |(lo, hi), p| {
-            (std::array::from_fn(|a| lo[a].min(p[a])), std::array::from_fn(|a| hi[a].max(p[a])))
+            (
+                std::array::from_fn(|a| lo[a].min(p[a])),
+                std::array::from_fn(|a| hi[a].max(p[a])),
+            )
         }))
     }
 }
 
 /// Which mesher to use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum MeshKind {
     /// Surface nets: one vertex per surface cell, smooth normals.
@@ -103,4 +108,16 @@ pub(crate) fn box_open_heights(field: &CaveField, samples: &Samples) -> Vec<f32>
 /// The mesh origin of a box: its first owned voxel.
 pub(crate) fn origin_of(samples: &Samples) -> [i64; 3] {
     samples.bounds.min.map(|m| m + 1)
+}
+
+/// Samples and meshes many chunks in parallel (rayon), in the order given;
+/// the same meshes, bit for bit, as one by one.
+pub fn mesh_chunks(field: &CaveField, coords: &[crate::ChunkCoord], kind: MeshKind) -> Vec<Mesh> {
+    use rayon::prelude::*;
+    coords
+        .par_iter()
+        .map_init(crate::Sampler::new, |s, &c| {
+            mesh(field, &s.chunk(field, c), kind)
+        })
+        .collect()
 }

@@ -22,9 +22,18 @@ const QUANTUM: f32 = 65536.0;
 /// The 12 edges of a cell as pairs of corner numbers (bit 0: +x, bit 1:
 /// +y, bit 2: +z).
 const EDGES: [(usize, usize); 12] = [
-    (0, 1), (2, 3), (4, 5), (6, 7),
-    (0, 2), (1, 3), (4, 6), (5, 7),
-    (0, 4), (1, 5), (2, 6), (3, 7),
+    (0, 1),
+    (2, 3),
+    (4, 5),
+    (6, 7),
+    (0, 2),
+    (1, 3),
+    (4, 6),
+    (5, 7),
+    (0, 4),
+    (1, 5),
+    (2, 6),
+    (3, 7),
 ];
 
 /// The sampled grid and what the mesher derives from it.
@@ -41,11 +50,17 @@ struct Net<'a> {
 pub fn smooth(field: &CaveField, samples: &Samples) -> Mesh {
     let origin = origin_of(samples);
     let Density::Grid(d) = &samples.density else {
-        return Mesh { origin, ..Mesh::default() };
+        return Mesh {
+            origin,
+            ..Mesh::default()
+        };
     };
     let size = samples.bounds.size;
     if size.iter().any(|&n| n < 3) {
-        return Mesh { origin, ..Mesh::default() };
+        return Mesh {
+            origin,
+            ..Mesh::default()
+        };
     }
     let mut net = Net {
         d,
@@ -53,7 +68,10 @@ pub fn smooth(field: &CaveField, samples: &Samples) -> Mesh {
         open: box_open_heights(field, samples),
         y0: samples.bounds.min[1],
         cells: vec![NULL_VERTEX; (size[0] - 1) * (size[1] - 1) * (size[2] - 1)],
-        mesh: Mesh { origin, ..Mesh::default() },
+        mesh: Mesh {
+            origin,
+            ..Mesh::default()
+        },
     };
     make_quads(&mut net);
     net.mesh
@@ -102,7 +120,9 @@ fn quad(net: &mut Net, v: [usize; 3], axis: usize, rock_below: bool) {
     if !rock_below {
         ids.reverse();
     }
-    net.mesh.indices.extend_from_slice(&[ids[0], ids[1], ids[2], ids[0], ids[2], ids[3]]);
+    net.mesh
+        .indices
+        .extend_from_slice(&[ids[0], ids[1], ids[2], ids[0], ids[2], ids[3]]);
 }
 
 /// The vertex of the cell with minimum corner `cell`, created on first use.
@@ -113,7 +133,11 @@ fn cell_vertex(net: &mut Net, cell: [usize; 3]) -> u32 {
         return net.cells[slot];
     }
     let corners: [f32; 8] = std::array::from_fn(|n| {
-        net.at(cell[0] + (n & 1), cell[1] + ((n >> 1) & 1), cell[2] + ((n >> 2) & 1))
+        net.at(
+            cell[0] + (n & 1),
+            cell[1] + ((n >> 1) & 1),
+            cell[2] + ((n >> 2) & 1),
+        )
     });
     let offset = centroid_of_crossings(&corners);
     let position: [f32; 3] = std::array::from_fn(|a| (cell[a] as f32 - 1.0) + offset[a]);
@@ -154,8 +178,15 @@ fn centroid_of_crossings(c: &[f32; 8]) -> [f32; 3] {
 fn normal(c: &[f32; 8]) -> [f32; 3] {
     let g: [f32; 3] = std::array::from_fn(|a| {
         let bit = 1 << a;
-        (0..8).filter(|n| n & bit == 0).map(|n| c[n | bit] - c[n]).sum::<f32>()
+        (0..8)
+            .filter(|n| n & bit == 0)
+            .map(|n| c[n | bit] - c[n])
+            .sum::<f32>()
     });
     let len = (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]).sqrt();
-    if len > 0.0 { g.map(|v| -v / len) } else { [0.0, 1.0, 0.0] }
+    if len > 0.0 {
+        g.map(|v| -v / len)
+    } else {
+        [0.0, 1.0, 0.0]
+    }
 }

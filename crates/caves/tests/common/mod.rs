@@ -5,7 +5,14 @@ use mangekyo_caves::{CaveField, CaveMode, CaveParams, Mesh, Seed};
 
 /// The default field (tubes) or the seed's sheets, for a seed.
 pub fn field(mode: CaveMode, seed: u64) -> CaveField {
-    CaveField::new(&CaveParams { mode, ..CaveParams::default() }, Seed::new(seed)).unwrap()
+    CaveField::new(
+        &CaveParams {
+            mode,
+            ..CaveParams::default()
+        },
+        Seed::new(seed),
+    )
+    .unwrap()
 }
 
 /// One vertex in world coordinates with its attributes, as bits.
