@@ -18,6 +18,8 @@ struct Cli {
 enum Command {
     /// Writes a PNG of any noise, so you can see what a setting does.
     Noise(cmd::noise::Args),
+    /// Voxel caves: chunk meshes and density, region exports, PNG slices.
+    Caves(cmd::caves::Args),
     /// Hengband's fractal caves: a room, a cavern, a lake or a whole level.
     Dungeon(cmd::dungeon::Args),
     /// Islands from YAML definitions: generate, check, stats, and play.
@@ -43,6 +45,7 @@ fn main() -> std::process::ExitCode {
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Noise(args) => cmd::noise::run(args),
+        Command::Caves(args) => cmd::caves::run(args),
         Command::Dungeon(args) => cmd::dungeon::run(args),
         Command::Island(args) => cmd::island::run(args),
         Command::Planet(args) => cmd::planet::run(args),

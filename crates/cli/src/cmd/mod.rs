@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod caves;
 pub mod island;
 mod island_play;
 pub mod dungeon;
