@@ -69,6 +69,12 @@ pub fn in_circle_perturbed(pts: &[[f64; 2]], a: u32, b: u32, c: u32, d: u32) -> 
 
 /// The canonical Delaunay triangulation of distinct points.
 pub fn triangulate(pts: &[[f64; 2]]) -> Result<Triangulation, GenerateError> {
+    if pts.len() >= 1 << 21 {
+        return Err(GenerateError::Triangulation(format!(
+            "{} points; at most 2^21 - 1 are supported",
+            pts.len()
+        )));
+    }
     if pts.len() < 3 {
         let edges = if pts.len() == 2 {
             vec![(0, 1)]
@@ -85,7 +91,7 @@ pub fn triangulate(pts: &[[f64; 2]]) -> Result<Triangulation, GenerateError> {
     if raw.triangles.is_empty() {
         return Ok(collinear(&raw.hull));
     }
-    let mut mesh = Mesh::from_triangles(pts, &raw.triangles)?;
+    let mut mesh = Mesh::from_triangles(pts, &raw)?;
     mesh.flip_to_delaunay(pts);
     Ok(mesh.canonical())
 }
@@ -121,11 +127,15 @@ fn prev(e: usize) -> usize {
 }
 
 impl Mesh {
-    /// Reorients delaunator's triangles counter-clockwise (y up) and pairs
-    /// half-edges by sorting, checking that every point is a vertex.
-    fn from_triangles(pts: &[[f64; 2]], raw: &[usize]) -> Result<Mesh, GenerateError> {
-        let mut tri: Vec<u32> = raw.iter().map(|&v| v as u32).collect();
+    /// Reorients delaunator's triangles counter-clockwise (y up), keeping
+    /// its half-edge twins, and checks that every point is a vertex.
+    fn from_triangles(
+        pts: &[[f64; 2]],
+        raw: &delaunator::Triangulation,
+    ) -> Result<Mesh, GenerateError> {
+        let mut tri: Vec<u32> = raw.triangles.iter().map(|&v| v as u32).collect();
         let mut used = vec![false; pts.len()];
+        let mut flipped = 0usize;
         for t in tri.chunks_exact_mut(3) {
             let o = orient(pts, t[0], t[1], t[2]);
             if o == 0.0 {
@@ -134,7 +144,10 @@ impl Mesh {
                 )));
             }
             if o < 0.0 {
+                // (a, b, c) → (a, c, b): slot k now holds the reverse of
+                // old half-edge 2 − k.
                 t.swap(1, 2);
+                flipped += 1;
             }
             t.iter().for_each(|&v| used[v as usize] = true);
         }
@@ -144,17 +157,22 @@ impl Mesh {
                 pts[missing]
             )));
         }
-        let mut keyed: Vec<(u32, u32, usize)> = (0..tri.len())
-            .map(|e| (tri[e].min(tri[next(e)]), tri[e].max(tri[next(e)]), e))
-            .collect();
-        keyed.sort_unstable();
-        let mut twin = vec![EMPTY; tri.len()];
-        for w in keyed.windows(2) {
-            if (w[0].0, w[0].1) == (w[1].0, w[1].1) {
-                twin[w[0].2] = w[1].2;
-                twin[w[1].2] = w[0].2;
+        let twin = if flipped == 0 || flipped == tri.len() / 3 {
+            let map = |e: usize| {
+                if flipped == 0 {
+                    e
+                } else {
+                    e - e % 3 + (2 - e % 3)
+                }
+            };
+            let mut twin = vec![EMPTY; tri.len()];
+            for (e, &o) in raw.halfedges.iter().enumerate() {
+                twin[map(e)] = if o == EMPTY { EMPTY } else { map(o) };
             }
-        }
+            twin
+        } else {
+            pair_by_sorting(&tri)
+        };
         Ok(Mesh { tri, twin })
     }
 
@@ -214,28 +232,61 @@ impl Mesh {
         }
     }
 
+    /// Sorted triangles and edges, sorted as packed integers (ids are
+    /// below 2²¹ by `MAX_SITE_COUNT`, so three fit a u64).
     fn canonical(&self) -> Triangulation {
-        let mut triangles: Vec<[u32; 3]> = self
+        let mut tri_keys: Vec<u64> = self
             .tri
             .chunks_exact(3)
             .map(|t| {
                 let r = (0..3).min_by_key(|&i| t[i]).unwrap_or(0);
-                [t[r], t[(r + 1) % 3], t[(r + 2) % 3]]
+                let (a, b, c) = (t[r], t[(r + 1) % 3], t[(r + 2) % 3]);
+                (u64::from(a) << 42) | (u64::from(b) << 21) | u64::from(c)
             })
             .collect();
-        triangles.sort_unstable();
-        let mut edges: Vec<(u32, u32)> = (0..self.tri.len())
+        tri_keys.sort_unstable();
+        let mask = (1u64 << 21) - 1;
+        let triangles = tri_keys
+            .iter()
+            .map(|&k| {
+                [
+                    (k >> 42) as u32,
+                    ((k >> 21) & mask) as u32,
+                    (k & mask) as u32,
+                ]
+            })
+            .collect();
+        let mut edge_keys: Vec<u64> = (0..self.tri.len())
+            .filter(|&e| self.twin[e] == EMPTY || e < self.twin[e])
             .map(|e| {
-                (
-                    self.tri[e].min(self.tri[next(e)]),
-                    self.tri[e].max(self.tri[next(e)]),
-                )
+                let (a, b) = (self.tri[e], self.tri[next(e)]);
+                (u64::from(a.min(b)) << 32) | u64::from(a.max(b))
             })
             .collect();
-        edges.sort_unstable();
-        edges.dedup();
+        edge_keys.sort_unstable();
+        let edges = edge_keys
+            .iter()
+            .map(|&k| ((k >> 32) as u32, k as u32))
+            .collect();
         Triangulation { triangles, edges }
     }
+}
+
+/// Twins by sorting half-edges on their endpoints (used only if a backend
+/// ever mixed orientations).
+fn pair_by_sorting(tri: &[u32]) -> Vec<usize> {
+    let mut keyed: Vec<(u32, u32, usize)> = (0..tri.len())
+        .map(|e| (tri[e].min(tri[next(e)]), tri[e].max(tri[next(e)]), e))
+        .collect();
+    keyed.sort_unstable();
+    let mut twin = vec![EMPTY; tri.len()];
+    for w in keyed.windows(2) {
+        if (w[0].0, w[0].1) == (w[1].0, w[1].1) {
+            twin[w[0].2] = w[1].2;
+            twin[w[1].2] = w[0].2;
+        }
+    }
+    twin
 }
 
 #[cfg(test)]

@@ -17,8 +17,13 @@ pub struct PointGrid {
     half_extent: f64,
     cells_per_side: usize,
     cell_size: f64,
-    cells: Vec<Vec<u32>>,
+    /// Points by cell, stored by value so a query reads memory in cell
+    /// order instead of chasing ids.
+    cells: Vec<Vec<[f64; 2]>>,
     points: Vec<[f64; 2]>,
+    /// Distances computed by queries so far (a work count for complexity
+    /// tests; never read by generation).
+    examined: std::cell::Cell<u64>,
 }
 
 impl PointGrid {
@@ -31,9 +36,15 @@ impl PointGrid {
             cell_size: 0.0,
             cells: Vec::new(),
             points: Vec::new(),
+            examined: std::cell::Cell::new(0),
         };
         g.rebuild(4);
         g
+    }
+
+    /// Point distances computed by all queries so far.
+    pub fn examined(&self) -> u64 {
+        self.examined.get()
     }
 
     /// The points in insertion order.
@@ -43,13 +54,12 @@ impl PointGrid {
 
     /// Adds a point.
     pub fn insert(&mut self, p: [f64; 2]) {
-        let id = self.points.len() as u32;
         self.points.push(p);
         if self.points.len() > MAX_MEAN_POINTS_PER_CELL * self.cells.len() {
             self.rebuild(self.cells_per_side * 2);
         } else {
             let c = self.cell_index(p);
-            self.cells[c].push(id);
+            self.cells[c].push(p);
         }
     }
 
@@ -57,9 +67,10 @@ impl PointGrid {
         self.cells_per_side = side;
         self.cell_size = 2.0 * self.half_extent / side as f64;
         self.cells = vec![Vec::new(); side * side];
-        for (i, &p) in self.points.iter().enumerate() {
+        for i in 0..self.points.len() {
+            let p = self.points[i];
             let c = self.cell_index(p);
-            self.cells[c].push(i as u32);
+            self.cells[c].push(p);
         }
     }
 
@@ -110,8 +121,9 @@ impl PointGrid {
             let mut x = cx - ring;
             while x <= cx + ring {
                 if (0..side).contains(&x) {
-                    for &i in &self.cells[(y * side + x) as usize] {
-                        let q = self.points[i as usize];
+                    let cell = &self.cells[(y * side + x) as usize];
+                    self.examined.set(self.examined.get() + cell.len() as u64);
+                    for q in cell {
                         let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
                         let d2 = dx * dx + dy * dy;
                         if d2 < *best {
@@ -146,6 +158,32 @@ mod tests {
                 .fold(f64::INFINITY, f64::min);
             assert_eq!(g.nearest_dist2(p, 0.0), Some(brute));
         }
+    }
+
+    #[test]
+    fn queries_examine_a_bounded_number_of_points_however_many_there_are() {
+        // The non-quadratic claim as a count: points examined per query stay
+        // flat from 1k to 32k points (a scan of every point would grow 32×).
+        let per_query = |n: usize| {
+            let mut rng = Pcg32::new(5, 5);
+            let mut g = PointGrid::new(1.0);
+            for _ in 0..n {
+                g.insert([rng.next_range_f64(-0.9, 0.9), rng.next_range_f64(-0.9, 0.9)]);
+            }
+            let before = g.examined();
+            for _ in 0..1000 {
+                g.nearest_dist2(
+                    [rng.next_range_f64(-0.9, 0.9), rng.next_range_f64(-0.9, 0.9)],
+                    0.0,
+                );
+            }
+            (g.examined() - before) as f64 / 1000.0
+        };
+        let (small, large) = (per_query(1_000), per_query(32_000));
+        assert!(
+            large < small * 2.0,
+            "examined per query: {small} at 1k, {large} at 32k"
+        );
     }
 
     #[test]

@@ -59,6 +59,27 @@ pub fn build_path_network(
     delaunay: &[(u32, u32)],
     params: PathParams,
 ) -> Vec<IslandEdge> {
+    build_path_network_with_work(points, elevation_meters, delaunay, params).0
+}
+
+/// Work done by the detour search, for complexity checks: with the search
+/// bounded by threshold × length, `settled / queries` stays flat as the
+/// island grows (an unbounded search would grow it with n).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NetworkWork {
+    /// Candidate edges checked (one bounded Dijkstra each).
+    pub queries: u64,
+    /// Nodes taken off the heap, over all queries.
+    pub settled: u64,
+}
+
+/// [`build_path_network`], also reporting the work of the detour search.
+pub fn build_path_network_with_work(
+    points: &[[f64; 2]],
+    elevation_meters: &[f64],
+    delaunay: &[(u32, u32)],
+    params: PathParams,
+) -> (Vec<IslandEdge>, NetworkWork) {
     let mut candidates: Vec<Candidate> = delaunay
         .iter()
         .map(|&(a, b)| {
@@ -73,15 +94,18 @@ pub fn build_path_network(
         .collect();
     candidates.sort_by(by_key);
     let (mst, rest) = kruskal(points.len(), &candidates);
-    let mut graph = Graph::new(points.len());
-    for c in &mst {
-        graph.add(c.a, c.b, c.meters);
+    let rank = spatial_ranks(points);
+    let mut graph = Graph::new(&rank, &candidates);
+    for &i in &mst {
+        graph.activate(i);
     }
     let mut extra = Vec::new();
-    for c in rest {
-        if !graph.within(c.a, c.b, c.meters * params.detour_threshold) {
-            graph.add(c.a, c.b, c.meters);
-            extra.push(c);
+    for i in rest {
+        let c = candidates[i];
+        let (a, b) = (rank[c.a as usize], rank[c.b as usize]);
+        if !graph.within(a, b, c.meters * params.detour_threshold) {
+            graph.activate(i);
+            extra.push(i);
         }
     }
     let edge = |c: &Candidate, mst: bool| {
@@ -96,22 +120,67 @@ pub fn build_path_network(
     };
     let mut edges: Vec<IslandEdge> = mst
         .iter()
-        .map(|c| edge(c, true))
-        .chain(extra.iter().map(|c| edge(c, false)))
+        .map(|&i| edge(&candidates[i], true))
+        .chain(extra.iter().map(|&i| edge(&candidates[i], false)))
         .collect();
     edges.sort_by_key(|e| (e.a, e.b));
-    edges
+    (edges, graph.work)
 }
 
-/// Kruskal over sorted candidates: the tree, and the rest in key order.
-fn kruskal(n: usize, sorted: &[Candidate]) -> (Vec<Candidate>, Vec<Candidate>) {
+/// Each site's position in Morton (Z-curve) order of its coordinates. The
+/// search graph is numbered this way so that nodes near in space are near
+/// in memory; site ids come from placement order, which is spatially
+/// random. Shortest-path lengths do not depend on the numbering, so the
+/// result is the same; only cache misses drop.
+fn spatial_ranks(points: &[[f64; 2]]) -> Vec<u32> {
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for p in points {
+        for k in 0..2 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    let cell = |v: f64, k: usize| {
+        let span = (hi[k] - lo[k]).max(f64::MIN_POSITIVE);
+        (((v - lo[k]) / span) * 65535.0) as u32
+    };
+    let mut order: Vec<(u64, u32)> = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            (
+                interleave(cell(p[0], 0)) | interleave(cell(p[1], 1)) << 1,
+                i as u32,
+            )
+        })
+        .collect();
+    order.sort_unstable();
+    let mut rank = vec![0u32; points.len()];
+    for (r, &(_, i)) in order.iter().enumerate() {
+        rank[i as usize] = r as u32;
+    }
+    rank
+}
+
+/// Spreads the low 16 bits of `v` to the even bits of a u64.
+fn interleave(v: u32) -> u64 {
+    let mut x = u64::from(v & 0xffff);
+    x = (x | (x << 8)) & 0x00ff_00ff;
+    x = (x | (x << 4)) & 0x0f0f_0f0f;
+    x = (x | (x << 2)) & 0x3333_3333;
+    (x | (x << 1)) & 0x5555_5555
+}
+
+/// Kruskal over sorted candidates: indices of the tree's edges, and of the
+/// rest, both in key order.
+fn kruskal(n: usize, sorted: &[Candidate]) -> (Vec<usize>, Vec<usize>) {
     let mut sets = UnionFind::new(n);
     let (mut tree, mut rest) = (Vec::with_capacity(n.saturating_sub(1)), Vec::new());
-    for &c in sorted {
+    for (i, c) in sorted.iter().enumerate() {
         if sets.union(c.a, c.b) {
-            tree.push(c)
+            tree.push(i)
         } else {
-            rest.push(c)
+            rest.push(i)
         }
     }
     (tree, rest)
@@ -155,15 +224,32 @@ impl UnionFind {
     }
 }
 
-/// The growing network, with Dijkstra buffers reused across queries: a
-/// query resets only what it touched (by a stamp), so m bounded queries
-/// cost the nodes they reach, not m × n.
+/// The growing network over a fixed frame: every candidate edge has a slot
+/// in a compressed adjacency (rows in spatial order, see
+/// [`spatial_ranks`]) that is switched on when the edge joins the network.
+/// Rows are contiguous, so a search reads memory near where it already is.
+/// Dijkstra buffers are reused across queries: a query resets only what it
+/// touched (by a stamp), so m bounded queries cost the nodes they reach,
+/// not m × n.
 struct Graph {
-    adj: Vec<Vec<(u32, f64)>>,
+    /// Row starts: node `v`'s slots are `row[v]..row[v + 1]`.
+    row: Vec<u32>,
+    slots: Vec<Slot>,
+    /// The two slots of each candidate edge.
+    slot_of: Vec<(u32, u32)>,
     dist: Vec<f64>,
     stamp: Vec<u32>,
     now: u32,
     heap: BinaryHeap<Reverse<(Dist, u32)>>,
+    work: NetworkWork,
+}
+
+/// One direction of a candidate edge.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    to: u32,
+    active: bool,
+    len: f64,
 }
 
 /// An `f64` ordered by `total_cmp` (no NaN reaches here: lengths are
@@ -184,19 +270,61 @@ impl Ord for Dist {
 }
 
 impl Graph {
-    fn new(n: usize) -> Self {
+    /// The frame for `candidates`, nodes numbered by `rank`.
+    fn new(rank: &[u32], candidates: &[Candidate]) -> Self {
+        let n = rank.len();
+        let mut row = vec![0u32; n + 1];
+        for c in candidates {
+            row[rank[c.a as usize] as usize + 1] += 1;
+            row[rank[c.b as usize] as usize + 1] += 1;
+        }
+        for v in 0..n {
+            row[v + 1] += row[v];
+        }
+        let mut fill = row.clone();
+        let mut slots = vec![
+            Slot {
+                to: 0,
+                active: false,
+                len: 0.0
+            };
+            2 * candidates.len()
+        ];
+        let mut slot_of = Vec::with_capacity(candidates.len());
+        for c in candidates {
+            let (a, b) = (rank[c.a as usize], rank[c.b as usize]);
+            let (sa, sb) = (fill[a as usize], fill[b as usize]);
+            slots[sa as usize] = Slot {
+                to: b,
+                active: false,
+                len: c.meters,
+            };
+            slots[sb as usize] = Slot {
+                to: a,
+                active: false,
+                len: c.meters,
+            };
+            fill[a as usize] += 1;
+            fill[b as usize] += 1;
+            slot_of.push((sa, sb));
+        }
         Graph {
-            adj: vec![Vec::new(); n],
+            row,
+            slots,
+            slot_of,
             dist: vec![0.0; n],
             stamp: vec![0; n],
             now: 0,
             heap: BinaryHeap::new(),
+            work: NetworkWork::default(),
         }
     }
 
-    fn add(&mut self, a: u32, b: u32, w: f64) {
-        self.adj[a as usize].push((b, w));
-        self.adj[b as usize].push((a, w));
+    /// Adds candidate `i` to the network.
+    fn activate(&mut self, i: usize) {
+        let (sa, sb) = self.slot_of[i];
+        self.slots[sa as usize].active = true;
+        self.slots[sb as usize].active = true;
     }
 
     fn tentative(&self, v: u32) -> f64 {
@@ -212,19 +340,24 @@ impl Graph {
     /// disk of radius `bound` around `from`.
     fn within(&mut self, from: u32, to: u32, bound: f64) -> bool {
         self.now += 1;
+        self.work.queries += 1;
         self.heap.clear();
         self.stamp[from as usize] = self.now;
         self.dist[from as usize] = 0.0;
         self.heap.push(Reverse((Dist(0.0), from)));
         while let Some(Reverse((Dist(d), v))) = self.heap.pop() {
+            self.work.settled += 1;
             if v == to {
                 return true;
             }
             if d > self.tentative(v) {
                 continue;
             }
-            for i in 0..self.adj[v as usize].len() {
-                let (w, len) = self.adj[v as usize][i];
+            for i in self.row[v as usize]..self.row[v as usize + 1] {
+                let Slot { to: w, active, len } = self.slots[i as usize];
+                if !active {
+                    continue;
+                }
                 let nd = d + len;
                 if nd <= bound && nd < self.tentative(w) {
                     self.stamp[w as usize] = self.now;

@@ -156,7 +156,38 @@ fn site(svg: &mut String, s: &Site, defs: &Definitions, lang: &str) {
     );
 }
 
+/// The legend's own words, in English and Japanese (place names come from
+/// the definitions).
+struct LegendWords {
+    tree: &'static str,
+    extra: &'static str,
+    summary: &'static str,
+    minutes: &'static str,
+    fallback: &'static str,
+}
+
+fn legend_words(lang: &str) -> LegendWords {
+    if lang == "ja" {
+        LegendWords {
+            tree: "全域木の道",
+            extra: "近道として足した道",
+            summary: "{sites} か所、道の総延長 {km} km",
+            minutes: "N′ = 移動にかかる分",
+            fallback: "点線の縁 = 代替の型",
+        }
+    } else {
+        LegendWords {
+            tree: "spanning tree",
+            extra: "detour savers",
+            summary: "{sites} sites, {km} km of paths",
+            minutes: "N′ = travel minutes",
+            fallback: "dashed ring = fallback type",
+        }
+    }
+}
+
 fn legend(svg: &mut String, map: &IslandMap, defs: &Definitions, lang: &str) {
+    let words = legend_words(lang);
     let x0 = MAP_SIZE + 10.0;
     let _ = writeln!(
         svg,
@@ -209,11 +240,11 @@ fn legend(svg: &mut String, map: &IslandMap, defs: &Definitions, lang: &str) {
     let rows = [
         (
             r##"stroke="#5a4632" stroke-width="2.4""##,
-            format!("spanning tree ({mst})"),
+            format!("{} ({mst})", words.tree),
         ),
         (
             r##"stroke="#8c6f52" stroke-width="1.6" stroke-dasharray="7 5""##,
-            format!("detour savers ({extra})"),
+            format!("{} ({extra})", words.extra),
         ),
     ];
     for (style, text) in rows {
@@ -232,13 +263,12 @@ fn legend(svg: &mut String, map: &IslandMap, defs: &Definitions, lang: &str) {
         y += 20.0;
     }
     let notes = [
-        format!(
-            "{} sites, {} km of paths",
-            map.sites.len(),
-            number((km * 10.0).round() / 10.0)
-        ),
-        "N′ = travel minutes".to_string(),
-        "dashed ring = fallback type".to_string(),
+        words
+            .summary
+            .replace("{sites}", &map.sites.len().to_string())
+            .replace("{km}", &number((km * 10.0).round() / 10.0)),
+        words.minutes.to_string(),
+        words.fallback.to_string(),
     ];
     for note in notes {
         let _ = writeln!(

@@ -1,0 +1,123 @@
+//! `mangekyo island`: the subcommands end to end on the example world.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn mangekyo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mangekyo"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("mangekyo runs")
+}
+
+fn stdout(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn generate_prints_json_svg_and_text() {
+    let json = stdout(&mangekyo(&[
+        "island", "generate", "--seed", "42", "--format", "json", "--lang", "ja",
+    ]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["seed"], 42);
+    assert_eq!(v["scope"], "island");
+    let sites = v["sites"].as_array().unwrap();
+    assert!((18..=24).contains(&sites.len()));
+    assert!(
+        sites
+            .iter()
+            .all(|s| s["label"].is_string() && s["axes"]["elevation"].is_i64())
+    );
+    assert!(
+        v["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["travel_minutes"].as_u64().unwrap() % 15 == 0)
+    );
+    let svg = stdout(&mangekyo(&[
+        "island", "generate", "--seed", "42", "--format", "svg",
+    ]));
+    assert!(svg.starts_with("<svg") && svg.contains("stroke-dasharray"));
+    let text = stdout(&mangekyo(&["island", "generate", "--seed", "42"]));
+    assert!(text.contains("spanning tree"));
+}
+
+#[test]
+fn check_passes_the_example_and_lists_every_error_of_a_broken_set() {
+    assert!(stdout(&mangekyo(&["island", "check"])).contains("no findings"));
+    let bad = mangekyo(&[
+        "island",
+        "check",
+        "--defs",
+        "crates/island/tests/fixtures/broken/unknown_keys",
+    ]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("7 errors") && err.contains("did you mean 'axis_preferences'?"),
+        "{err}"
+    );
+}
+
+#[test]
+fn stats_and_a_scripted_game_run() {
+    let stats = stdout(&mangekyo(&["island", "stats", "--seeds", "20"]));
+    assert!(
+        stats.contains("20 islands") && stats.contains("path discovery"),
+        "{stats}"
+    );
+    let dir = std::env::temp_dir().join(format!("mangekyo-island-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("s.txt");
+    let save = dir.join("save.json");
+    std::fs::write(
+        &script,
+        format!("explore\ntravel 1\nsave {}\nquit\n", save.display()),
+    )
+    .unwrap();
+    let out = stdout(&mangekyo(&[
+        "island",
+        "play",
+        "--seed",
+        "7",
+        "--script",
+        script.to_str().unwrap(),
+    ]));
+    assert!(
+        out.contains("> explore") && out.contains("You walk to"),
+        "{out}"
+    );
+    let again = stdout(&mangekyo(&[
+        "island",
+        "play",
+        "--load",
+        save.to_str().unwrap(),
+        "--script",
+        script.to_str().unwrap(),
+    ]));
+    assert!(again.contains("You explore"), "{again}");
+    std::fs::write(&save, "{\"format\": \"other\"}").unwrap();
+    let refused = mangekyo(&[
+        "island",
+        "play",
+        "--load",
+        save.to_str().unwrap(),
+        "--script",
+        script.to_str().unwrap(),
+    ]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a Mangekyo island save"));
+    let _ = std::fs::remove_dir_all(dir);
+}
