@@ -1,0 +1,47 @@
+// The globe and the regions on it. The globe is the server's whole-planet
+// preview (an equirectangular biome map with hill shading) on a sphere:
+// equirectangular maps onto three's sphere UVs directly (u = longitude,
+// v = latitude). A planet's chunks are far too many for it even at the
+// coarsest level (the planet keeps at least ~200 × 100 equirectangular
+// chunks there, so that chunks stay small), so chunks are what a region
+// is made of: a click opens the coarsest-level chunk under it.
+
+import * as THREE from 'three';
+
+/** Width of the preview texture, pixels (the height is half). */
+export const GLOBE_TEXTURE_WIDTH = 1024;
+
+/** The chunk grid (columns, rows) of the equirectangular map at `lod`. */
+export function gridAt(space, lod) {
+  const [w0, h0] = space.chunk_grid.equirectangular;
+  return [Math.max(1, Math.floor(w0 / 2 ** lod)), Math.max(1, Math.floor(h0 / 2 ** lod))];
+}
+
+/** Fills a chunk URL template of the planet's links. */
+export function chunkUrl(planet, projection, lod, cx, cy, extra = '') {
+  return planet.links.chunk.replace('{projection}', projection).replace('{lod}', lod).replace('{cx}', cx)
+    .replace('{cy}', cy) + extra;
+}
+
+/** Builds the globe of `planet` into `group` (resolves once its texture is in). */
+export async function buildGlobe(planet, group) {
+  const url = `${planet.links.preview}&width=${GLOBE_TEXTURE_WIDTH}`;
+  const texture = await new THREE.TextureLoader().loadAsync(url);
+  texture.colorSpace = THREE.SRGBColorSpace;
+  texture.anisotropy = 4;
+  const globe = new THREE.Mesh(new THREE.SphereGeometry(1, 128, 64), new THREE.MeshStandardMaterial({ map: texture, roughness: 0.9 }));
+  globe.name = 'globe';
+  group.add(globe);
+  return { lod: planet.space.max_lod, grid: gridAt(planet.space, planet.space.max_lod), texture: GLOBE_TEXTURE_WIDTH };
+}
+
+/**
+ * Where a click at sphere UV `uv` lies: map coordinates in [0, 1]² (x east
+ * from −180°, y south from the north pole) and latitude/longitude in
+ * degrees.
+ */
+export function mapPointOf(uv) {
+  const x = uv.x;
+  const y = 1 - uv.y;
+  return { x, y, lon: x * 360 - 180, lat: 90 - y * 180 };
+}

@@ -1,0 +1,59 @@
+// Planet mode: with an empty store the viewer creates a planet through
+// the API, draws it as a globe of textured chunks (not blank), and a click
+// on the globe opens that region as a 3D heightmap; a second planet
+// created from the controls appears in the picker.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertNoErrors, imageStats, launch, openPage, screenshot, waitFor, waitReady } from './harness.mjs';
+
+let browser;
+let page;
+before(async () => {
+  browser = await launch();
+  page = await openPage(browser, '#planet');
+  await waitReady(page, 'planet', 120_000);
+});
+after(async () => {
+  await browser.close();
+});
+
+test('a stored planet is drawn as a globe of chunk textures', async () => {
+  const state = await page.evaluate(() => window.mangekyo.debug());
+  assert.ok(state.planet, 'a planet is open');
+  assert.ok(state.textured, 'the globe carries the planet preview');
+  await page.waitForTimeout(500);
+  const png = await screenshot(page, 'planet_globe', '#view canvas');
+  const stats = await imageStats(page, png);
+  assert.ok(stats.variance > 100, `the globe is not blank (variance ${stats.variance.toFixed(1)})`);
+  await screenshot(page, 'planet');
+  assertNoErrors(assert, page);
+});
+
+test('clicking the globe opens the region as a heightmap', async () => {
+  await page.mouse.click(640, 390);
+  const region = await waitFor(page, () => window.mangekyo.debug().region, undefined, 60_000);
+  assert.ok(region.width >= 256, `a ${region.width}-sample chunk`);
+  assert.ok(Object.keys(region.biomes).length >= 1);
+  await page.click('#controls button:has-text("back to globe")');
+  await page.waitForFunction(() => window.mangekyo.debug().region === null);
+  // A mountainous region of the default planet (seed 42), for relief.
+  await page.evaluate(() => window.mangekyo.api.openRegion(23, 62.6));
+  const mountains = await waitFor(page, () => window.mangekyo.debug().region, undefined, 60_000);
+  assert.ok(mountains.relief[1] - mountains.relief[0] > 300, `relief ${mountains.relief}`);
+  await page.waitForTimeout(800);
+  const png = await screenshot(page, 'planet_region', '#view canvas');
+  const stats = await imageStats(page, png);
+  assert.ok(stats.variance > 50, `the region is not blank (variance ${stats.variance.toFixed(1)})`);
+  assertNoErrors(assert, page);
+});
+
+test('a planet created from the controls joins the picker', async () => {
+  const before = (await page.evaluate(() => window.mangekyo.debug())).planets;
+  await page.fill('#controls input[placeholder="new planet name"]', `test-${Date.now()}`);
+  await page.click('#controls button:has-text("create")');
+  await page.waitForFunction((n) => window.mangekyo.debug().planets === n + 1 && window.mangekyo.debug().textured, before,
+    { timeout: 120_000 });
+  assert.equal(await page.locator('#controls select option').count(), before + 1);
+  assertNoErrors(assert, page);
+});
