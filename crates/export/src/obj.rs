@@ -58,8 +58,27 @@ mod tests {
     fn faces_are_numbered_across_meshes_and_translated() {
         let p = [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
         let n = [[0.0f32, 0.0, 1.0]; 3];
-        let m = MeshData { name: "chunk a", positions: &p, normals: Some(&n), colors: None, extras: &[], indices: &[0, 1, 2], translation: [10.0, 0.0, 0.0] };
-        let text = encode_obj(&[m, MeshData { normals: None, translation: [0.0; 3], ..m }], "two\nlines").unwrap();
+        let m = MeshData {
+            name: "chunk a",
+            positions: &p,
+            normals: Some(&n),
+            colors: None,
+            extras: &[],
+            indices: &[0, 1, 2],
+            translation: [10.0, 0.0, 0.0],
+        };
+        let text = encode_obj(
+            &[
+                m,
+                MeshData {
+                    normals: None,
+                    translation: [0.0; 3],
+                    ..m
+                },
+            ],
+            "two\nlines",
+        )
+        .unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(&lines[..3], ["# two", "# lines", "o chunk_a"]);
         assert!(lines.contains(&"v 11 0 0"));

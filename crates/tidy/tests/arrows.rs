@@ -11,11 +11,21 @@ use std::collections::BTreeMap;
 /// Normal (non-dev) dependencies of every workspace package, by name.
 fn graph() -> BTreeMap<String, Vec<String>> {
     let out = std::process::Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo metadata runs");
-    assert!(out.status.success(), "cargo metadata failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let meta: Value = serde_json::from_slice(&out.stdout).unwrap();
     let mut g = BTreeMap::new();
     for p in meta["packages"].as_array().unwrap() {
@@ -32,8 +42,14 @@ fn graph() -> BTreeMap<String, Vec<String>> {
 }
 
 /// The generator crates: pure functions of their inputs.
-const GENERATORS: [&str; 6] =
-    ["mangekyo-core", "mangekyo-planet", "mangekyo-caves", "mangekyo-dungeon", "mangekyo-island", "mangekyo-world"];
+const GENERATORS: [&str; 6] = [
+    "mangekyo-core",
+    "mangekyo-planet",
+    "mangekyo-caves",
+    "mangekyo-dungeon",
+    "mangekyo-island",
+    "mangekyo-world",
+];
 
 /// Crates that mean I/O, async runtimes, HTTP or SQL.
 const EDGE_CRATES: [&str; 10] = [
@@ -51,14 +67,29 @@ const EDGE_CRATES: [&str; 10] = [
 
 /// Workspace-internal edges that are allowed, with the reason.
 const ALLOWED: &[(&str, &str, &str)] = &[
-    ("mangekyo-world", "mangekyo-island", "the world spawns islands; never the other way"),
-    ("mangekyo-server", "*", "the server is an edge and may serve every generator"),
-    ("mangekyo", "*", "the CLI is an edge and may drive every crate"),
+    (
+        "mangekyo-world",
+        "mangekyo-island",
+        "the world spawns islands; never the other way",
+    ),
+    (
+        "mangekyo-server",
+        "*",
+        "the server is an edge and may serve every generator",
+    ),
+    (
+        "mangekyo",
+        "*",
+        "the CLI is an edge and may drive every crate",
+    ),
     ("mangekyo-bench", "*", "benchmarks measure every crate"),
 ];
 
 fn allowed(from: &str, to: &str) -> bool {
-    to == "mangekyo-core" || ALLOWED.iter().any(|(f, t, _)| *f == from && (*t == "*" || *t == to))
+    to == "mangekyo-core"
+        || ALLOWED
+            .iter()
+            .any(|(f, t, _)| *f == from && (*t == "*" || *t == to))
 }
 
 #[test]
@@ -67,7 +98,10 @@ fn generators_never_depend_on_edges() {
     for gen_crate in GENERATORS {
         let deps = &g[gen_crate];
         for bad in EDGE_CRATES {
-            assert!(!deps.iter().any(|d| d == bad), "{gen_crate} must not depend on {bad}");
+            assert!(
+                !deps.iter().any(|d| d == bad),
+                "{gen_crate} must not depend on {bad}"
+            );
         }
     }
 }
@@ -75,7 +109,10 @@ fn generators_never_depend_on_edges() {
 #[test]
 fn island_does_not_know_the_world() {
     let g = graph();
-    assert!(!g["mangekyo-island"].iter().any(|d| d == "mangekyo-world"), "the layout must not depend on world objects");
+    assert!(
+        !g["mangekyo-island"].iter().any(|d| d == "mangekyo-world"),
+        "the layout must not depend on world objects"
+    );
 }
 
 #[test]
@@ -90,5 +127,8 @@ fn every_workspace_edge_is_allowed() {
             }
         }
     }
-    assert!(bad.is_empty(), "edges not in the allow-table of crates/tidy/tests/arrows.rs: {bad:?}");
+    assert!(
+        bad.is_empty(),
+        "edges not in the allow-table of crates/tidy/tests/arrows.rs: {bad:?}"
+    );
 }

@@ -5,19 +5,28 @@
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
 }
 
 /// Every file below `dir` whose name ends with `ext`, skipping build output,
 /// dependencies and fixtures.
 fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
     entries.sort();
     for p in entries {
         let name = p.file_name().unwrap().to_string_lossy().to_string();
         if p.is_dir() {
-            if !(name.starts_with('.') || name.starts_with("target") || name == "node_modules" || name == "fixtures") {
+            if !(name.starts_with('.')
+                || name.starts_with("target")
+                || name == "node_modules"
+                || name == "fixtures")
+            {
                 files(&p, ext, out);
             }
         } else if name.ends_with(ext) {
@@ -41,10 +50,18 @@ fn rel(p: &Path) -> String {
 fn every_rust_file_starts_with_a_module_doc() {
     let bad: Vec<String> = rust_files()
         .into_iter()
-        .filter(|p| !std::fs::read_to_string(p).unwrap().trim_start().starts_with("//!"))
+        .filter(|p| {
+            !std::fs::read_to_string(p)
+                .unwrap()
+                .trim_start()
+                .starts_with("//!")
+        })
         .map(|p| rel(&p))
         .collect();
-    assert!(bad.is_empty(), "these files lack a leading `//!` line saying what they hold: {bad:#?}");
+    assert!(
+        bad.is_empty(),
+        "these files lack a leading `//!` line saying what they hold: {bad:#?}"
+    );
 }
 
 #[test]
@@ -68,7 +85,10 @@ fn no_stubs_debug_prints_or_skipped_tests() {
             }
         }
     }
-    assert!(hits.is_empty(), "stubs, debug prints or skipped tests (check the Err explicitly instead of should_panic): {hits:#?}");
+    assert!(
+        hits.is_empty(),
+        "stubs, debug prints or skipped tests (check the Err explicitly instead of should_panic): {hits:#?}"
+    );
 }
 
 #[test]
@@ -76,11 +96,18 @@ fn every_library_denies_missing_docs() {
     let mut bad = Vec::new();
     for entry in std::fs::read_dir(root().join("crates")).unwrap().flatten() {
         let lib = entry.path().join("src/lib.rs");
-        if lib.exists() && !std::fs::read_to_string(&lib).unwrap().contains("#![deny(missing_docs)]") {
+        if lib.exists()
+            && !std::fs::read_to_string(&lib)
+                .unwrap()
+                .contains("#![deny(missing_docs)]")
+        {
             bad.push(rel(&lib));
         }
     }
-    assert!(bad.is_empty(), "library roots without #![deny(missing_docs)]: {bad:?}");
+    assert!(
+        bad.is_empty(),
+        "library roots without #![deny(missing_docs)]: {bad:?}"
+    );
 }
 
 #[test]
@@ -93,10 +120,17 @@ fn nothing_reads_the_developers_shared_folder() {
     let needle = ["..", "/shared/"].concat();
     let hits: Vec<String> = all
         .into_iter()
-        .filter(|p| std::fs::read_to_string(p).map(|t| t.contains(&needle)).unwrap_or(false))
+        .filter(|p| {
+            std::fs::read_to_string(p)
+                .map(|t| t.contains(&needle))
+                .unwrap_or(false)
+        })
         .map(|p| rel(&p))
         .collect();
-    assert!(hits.is_empty(), "files that reach outside the repository into {needle}: {hits:?}");
+    assert!(
+        hits.is_empty(),
+        "files that reach outside the repository into {needle}: {hits:?}"
+    );
 }
 
 #[test]
@@ -105,7 +139,16 @@ fn readme_test_command_is_what_ci_runs() {
     let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
     let command = "./scripts/test-all";
     let head: String = readme.lines().take(20).collect::<Vec<_>>().join("\n");
-    assert!(head.contains(command), "README.md must start with the test command `{command}`");
-    assert!(head.contains("cargo run --release -- serve"), "README.md must start with the run command");
-    assert!(ci.contains(command), ".ci/run must call README's test command `{command}`");
+    assert!(
+        head.contains(command),
+        "README.md must start with the test command `{command}`"
+    );
+    assert!(
+        head.contains("cargo run --release -- serve"),
+        "README.md must start with the run command"
+    );
+    assert!(
+        ci.contains(command),
+        ".ci/run must call README's test command `{command}`"
+    );
 }

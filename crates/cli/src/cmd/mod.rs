@@ -1,8 +1,9 @@
 //! One module per subcommand.
 
 pub mod caves;
+pub mod dungeon;
 pub mod island;
 mod island_play;
-pub mod dungeon;
 pub mod noise;
+pub mod planet;
 pub mod serve;

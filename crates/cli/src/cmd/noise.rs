@@ -3,7 +3,9 @@
 
 use anyhow::Context;
 use mangekyo_core::Seed;
-use mangekyo_core::noise::{CellularReturn, Fractal, Grid2, Grid3, Kernel, Noise, NoiseParams, Warp};
+use mangekyo_core::noise::{
+    CellularReturn, Fractal, Grid2, Grid3, Kernel, Noise, NoiseParams, Warp,
+};
 use std::path::PathBuf;
 
 /// Which lattice noise to draw.
@@ -79,7 +81,11 @@ pub struct Args {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    anyhow::ensure!((1..=8192).contains(&args.size), "--size must be in 1..=8192, got {}", args.size);
+    anyhow::ensure!(
+        (1..=8192).contains(&args.size),
+        "--size must be in 1..=8192, got {}",
+        args.size
+    );
     let kernel = match args.kind {
         KindArg::Value => Kernel::Value,
         KindArg::Perlin => Kernel::Perlin,
@@ -94,7 +100,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         FractalArg::Ridged => Fractal::Ridged,
         FractalArg::Billow => Fractal::Billow,
     };
-    let warp = (args.warp > 0.0).then(|| Warp { amplitude: args.warp, frequency: args.frequency, octaves: 3 });
+    let warp = (args.warp > 0.0).then(|| Warp {
+        amplitude: args.warp,
+        frequency: args.frequency,
+        octaves: 3,
+    });
     let noise = Noise::new(NoiseParams {
         kernel,
         fractal,
@@ -109,16 +119,36 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut values = vec![0.0f32; n * n];
     let origin = [args.origin[0], args.origin[1]];
     match args.z {
-        None => noise.fill2(&Grid2 { origin, step: [1.0, 1.0], size: [n, n] }, &mut values),
+        None => noise.fill2(
+            &Grid2 {
+                origin,
+                step: [1.0, 1.0],
+                size: [n, n],
+            },
+            &mut values,
+        ),
         Some(z) => noise.fill3(
-            &Grid3 { origin: [origin[0], origin[1], z], step: [1.0, 1.0, 1.0], size: [n, n, 1] },
+            &Grid3 {
+                origin: [origin[0], origin[1], z],
+                step: [1.0, 1.0, 1.0],
+                size: [n, n, 1],
+            },
             &mut values,
         ),
     }
     // [-1, 1] onto the full grey range; rare overshoot is clipped.
-    let pixels: Vec<u8> = values.iter().map(|v| ((v * 0.5 + 0.5).clamp(0.0, 1.0) * 255.0).round() as u8).collect();
+    let pixels: Vec<u8> = values
+        .iter()
+        .map(|v| ((v * 0.5 + 0.5).clamp(0.0, 1.0) * 255.0).round() as u8)
+        .collect();
     let png = mangekyo_export::png::encode_gray8(args.size, args.size, &pixels)?;
-    std::fs::write(&args.output, png).with_context(|| format!("writing {}", args.output.display()))?;
-    eprintln!("wrote {} ({}×{} px)", args.output.display(), args.size, args.size);
+    std::fs::write(&args.output, png)
+        .with_context(|| format!("writing {}", args.output.display()))?;
+    eprintln!(
+        "wrote {} ({}×{} px)",
+        args.output.display(),
+        args.size,
+        args.size
+    );
     Ok(())
 }
