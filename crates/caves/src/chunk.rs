@@ -148,8 +148,9 @@ impl Samples {
 /// Reusable working memory of the sampler; one per thread.
 #[derive(Debug, Default)]
 pub struct Sampler {
-    need: Vec<u32>,
+    need: Vec<Need>,
     second: Vec<u32>,
+    windows: Vec<(f32, f32)>,
     pos: [Vec<f64>; 3],
     val: Vec<f32>,
     first: Vec<f32>,
@@ -217,6 +218,7 @@ impl Sampler {
 
     fn fill(&mut self, field: &CaveField, b: &VoxelBox, columns: &[Column]) -> Density {
         let [nx, ny, nz] = b.size;
+        let nb = [nx.div_ceil(SUB), ny.div_ceil(SUB)];
         let floor = field.floor();
         let mut out = vec![0.0f32; b.len()];
         self.need.clear();
@@ -224,20 +226,27 @@ impl Sampler {
             for j in 0..ny {
                 let y = b.min[1] + j as i64;
                 let row = (k * ny + j) * nx;
+                let block_row = ((k / SUB) * nb[1] + j / SUB) * nb[0];
                 for i in 0..nx {
                     let t = Terms::new(columns[k * nx + i], floor, y);
                     let (lo, hi) = t.window();
                     if lo >= hi {
                         out[row + i] = t.uncarved();
                     } else {
-                        self.need.push((row + i) as u32);
+                        let pos = [b.min[0] + i as i64, y, b.min[2] + k as i64].map(|v| v as f64);
+                        self.need.push(Need {
+                            idx: (row + i) as u32,
+                            block: (block_row + i / SUB) as u32,
+                            t,
+                            pos,
+                        });
                     }
                 }
             }
         }
         if !self.need.is_empty() {
-            self.decide_blocks(field, b, columns, &mut out);
-            self.carve(field, b, columns, &mut out);
+            self.decide_blocks(field, b, &mut out);
+            self.carve(field, &mut out);
         }
         let first = out[0];
         if out.iter().all(|v| v.to_bits() == first.to_bits()) {
@@ -247,52 +256,26 @@ impl Sampler {
         }
     }
 
-    /// Terms of the voxel at flat index `idx`.
-    fn terms(field: &CaveField, b: &VoxelBox, columns: &[Column], idx: usize) -> Terms {
-        let [nx, ny, _] = b.size;
-        let (i, j, k) = (idx % nx, (idx / nx) % ny, idx / (nx * ny));
-        Terms::new(columns[k * nx + i], field.floor(), b.min[1] + j as i64)
-    }
-
-    fn position(b: &VoxelBox, idx: usize) -> [f64; 3] {
-        let [nx, ny, _] = b.size;
-        let (i, j, k) = (idx % nx, (idx / nx) % ny, idx / (nx * ny));
-        [
-            b.min[0] + i as i64,
-            b.min[1] + j as i64,
-            b.min[2] + k as i64,
-        ]
-        .map(|v| v as f64)
-    }
-
     /// Sub-block pass: where the centre's bound proves the carve term is
     /// outside every voxel's window, writes the result and drops the voxels.
-    fn decide_blocks(
-        &mut self,
-        field: &CaveField,
-        b: &VoxelBox,
-        columns: &[Column],
-        out: &mut [f32],
-    ) {
+    fn decide_blocks(&mut self, field: &CaveField, b: &VoxelBox, out: &mut [f32]) {
         let [nx, ny, nz] = b.size;
         let nb = [nx.div_ceil(SUB), ny.div_ceil(SUB), nz.div_ceil(SUB)];
-        let block_of = |idx: usize| {
-            let (i, j, k) = (idx % nx, (idx / nx) % ny, idx / (nx * ny));
-            ((k / SUB) * nb[1] + j / SUB) * nb[0] + i / SUB
-        };
         self.blocks.clear();
         self.block_state.clear();
         self.block_state
             .resize(nb[0] * nb[1] * nb[2], Block::Unused);
-        let mut windows = vec![(f32::INFINITY, f32::NEG_INFINITY); self.block_state.len()];
-        for &idx in &self.need {
-            let (lo, hi) = Self::terms(field, b, columns, idx as usize).window();
-            let bi = block_of(idx as usize);
-            windows[bi] = (windows[bi].0.min(lo), windows[bi].1.max(hi));
-            self.block_state[bi] = Block::Open;
+        self.windows.clear();
+        self.windows
+            .resize(self.block_state.len(), (f32::INFINITY, f32::NEG_INFINITY));
+        for n in &self.need {
+            let (lo, hi) = n.t.window();
+            let w = &mut self.windows[n.block as usize];
+            *w = (w.0.min(lo), w.1.max(hi));
+            self.block_state[n.block as usize] = Block::Open;
         }
-        self.blocks
-            .extend((0..windows.len()).filter(|&i| self.block_state[i] == Block::Open));
+        let open = (0..self.windows.len()).filter(|&i| self.block_state[i] == Block::Open);
+        self.blocks.extend(open);
         let centres: Vec<([f64; 3], f64)> = self
             .blocks
             .iter()
@@ -314,34 +297,35 @@ impl Sampler {
                 }
                 None => (l1, u1),
             };
-            self.block_state[bi] = decide(field, m, windows[bi]);
+            self.block_state[bi] = decide(field, m, self.windows[bi]);
         }
-        let mut kept = Vec::with_capacity(self.need.len());
-        for &idx in &self.need {
-            let t = || Self::terms(field, b, columns, idx as usize);
-            match self.block_state[block_of(idx as usize)] {
-                Block::Uncarved => out[idx as usize] = t().uncarved(),
-                Block::Carved => out[idx as usize] = t().carved(),
-                _ => kept.push(idx),
+        let states = &self.block_state;
+        self.need.retain(|n| match states[n.block as usize] {
+            Block::Uncarved => {
+                out[n.idx as usize] = n.t.uncarved();
+                false
             }
-        }
-        self.need = kept;
+            Block::Carved => {
+                out[n.idx as usize] = n.t.carved();
+                false
+            }
+            _ => true,
+        });
     }
 
     /// Voxel pass: the worm noise where it is still needed.
-    fn carve(&mut self, field: &CaveField, b: &VoxelBox, columns: &[Column], out: &mut [f32]) {
-        gather(b, &self.need, &mut self.pos);
+    fn carve(&mut self, field: &CaveField, out: &mut [f32]) {
+        gather(self.need.iter().map(|n| n.pos), &mut self.pos);
         self.first.resize(self.need.len(), 0.0);
         let [xs, ys, zs] = &self.pos;
         field.worms[0].fill_points3(xs, ys, zs, &mut self.first);
         self.second.clear();
-        for (slot, &idx) in self.need.iter().enumerate() {
-            let t = Self::terms(field, b, columns, idx as usize);
+        for (slot, n) in self.need.iter().enumerate() {
             let c1 = field.carve_first(self.first[slot]);
             if !field.tubes() {
-                out[idx as usize] = t.density(c1);
-            } else if c1 >= t.window().1 {
-                out[idx as usize] = t.uncarved();
+                out[n.idx as usize] = n.t.density(c1);
+            } else if c1 >= n.t.window().1 {
+                out[n.idx as usize] = n.t.uncarved();
             } else {
                 self.second.push(slot as u32);
             }
@@ -349,26 +333,37 @@ impl Sampler {
         if self.second.is_empty() {
             return;
         }
-        let picked: Vec<u32> = self.second.iter().map(|&s| self.need[s as usize]).collect();
-        gather(b, &picked, &mut self.pos);
-        self.val.resize(picked.len(), 0.0);
+        gather(
+            self.second.iter().map(|&s| self.need[s as usize].pos),
+            &mut self.pos,
+        );
+        self.val.resize(self.second.len(), 0.0);
         let [xs, ys, zs] = &self.pos;
         field.worms[1].fill_points3(xs, ys, zs, &mut self.val);
-        for (n, &slot) in self.second.iter().enumerate() {
-            let idx = self.need[slot as usize] as usize;
-            let t = Self::terms(field, b, columns, idx);
-            out[idx] = t.density(field.carve(self.first[slot as usize], self.val[n]));
+        for (k, &slot) in self.second.iter().enumerate() {
+            let n = &self.need[slot as usize];
+            out[n.idx as usize] =
+                n.t.density(field.carve(self.first[slot as usize], self.val[k]));
         }
     }
 }
 
-/// World positions of the voxels at flat indices `idx`.
-fn gather(b: &VoxelBox, idx: &[u32], pos: &mut [Vec<f64>; 3]) {
+/// A voxel whose density needs the worm noise: where it goes, its
+/// sub-block, its noise-free terms and its world position.
+#[derive(Clone, Copy, Debug)]
+struct Need {
+    idx: u32,
+    block: u32,
+    t: Terms,
+    pos: [f64; 3],
+}
+
+/// Splits positions into the three coordinate arrays a fill takes.
+fn gather(points: impl Iterator<Item = [f64; 3]>, pos: &mut [Vec<f64>; 3]) {
     for p in pos.iter_mut() {
         p.clear();
     }
-    for &i in idx {
-        let q = Sampler::position(b, i as usize);
+    for q in points {
         for a in 0..3 {
             pos[a].push(q[a]);
         }
