@@ -61,7 +61,10 @@ test('chunks stream in and the view is not blank', async () => {
 
 test('holding W flies the drone forward (relative to the camera yaw)', async () => {
   await page.evaluate(() => window.mangekyo.api.look(0, -0.35));
-  await page.evaluate(() => window.mangekyo.api.teleport(0.5, window.mangekyo.debug().position[1] + 4, 0.5));
+  await page.evaluate(() => {
+    const [x, y, z] = window.mangekyo.debug().position;
+    window.mangekyo.api.teleport(x, y + 4, z);
+  });
   await sleep(300);
   const before = (await debug()).position;
   await holdKey('w', 1200);
@@ -170,9 +173,11 @@ test('below the surface the scene darkens; the headlight (R) lights it', async (
 test('frame time with 100+ chunks loaded', async () => {
   await page.evaluate(() => window.mangekyo.api.teleport(0.5, 60, 0.5));
   await page.evaluate(() => window.mangekyo.api.look(0.6, -0.5));
+  // Every chunk around the new position (not the old one) is in.
   const chunks = await waitFor(page, () => {
-    const c = window.mangekyo.debug().chunks;
-    return c && c.loaded >= 100 && c.pending === 0 ? c : null;
+    const { chunks: c, position } = window.mangekyo.debug();
+    const here = c && c.centre && c.centre[0] === Math.floor(position[0] / 32) && c.centre[2] === Math.floor(position[2] / 32);
+    return here && c.loaded >= 100 && c.pending === 0 ? c : null;
   }, undefined, 120_000);
   await sleep(500);
   const frames = await page.evaluate(() => window.mangekyo.api.measureFrames(30));
@@ -183,6 +188,7 @@ test('frame time with 100+ chunks loaded', async () => {
     + `server gen ${chunks.genMs} ms, mesh ${chunks.meshMs} ms per chunk (median)`);
   await screenshot(page, 'caves_overview');
   assert.ok(chunks.loaded >= 100);
+  assert.ok(state.triangles > 10_000, `the measured frames drew the loaded terrain (${state.triangles} triangles)`);
   assertNoErrors(assert, page);
 });
 

@@ -51,9 +51,11 @@ const CEILING_MARGIN: f64 = 48.0;
 const SPAWN_HEIGHT: f64 = 6.0;
 
 /// How far from the origin, and on what grid, the manifest looks for a
-/// karst shaft to start above (voxels): 97² columns, only those the
-/// entrance mask opens are ray cast.
-const SHAFT_SEARCH: (i32, f64) = (48, 4.0);
+/// karst shaft to start above (voxels): 257² columns over ±512 voxels;
+/// only the few percent the entrance mask opens are ray cast. Shafts are
+/// rare with the default parameters (about a dozen per km² for seed 42),
+/// so the search has to reach this far.
+const SHAFT_SEARCH: (i32, f64) = (128, 4.0);
 
 /// A column counts as a shaft when a ray down from the surface runs this
 /// many voxels through air.

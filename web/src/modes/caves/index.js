@@ -50,7 +50,8 @@ export async function mount(ctx) {
   const drone = buildDrone();
   scene.add(drone.group);
   const spot = buildSpotlight(drone.group);
-  orbit.pitch = -0.6;
+  // Start looking down on the drone: it spawns above a karst shaft.
+  orbit.pitch = -0.85;
   // The spotlight follows the camera's gaze, not the drone's heading.
   scene.add(spot.target);
   const material = rockMaterial();

@@ -215,7 +215,7 @@ export class ChunkStreamer {
     let densities = 0;
     for (const rec of this.densities.values()) if (rec.state === 'ready') densities++;
     return {
-      loaded, meshed, triangles, pending, densities, errors: this.errors, lastError: this.lastError,
+      loaded, meshed, triangles, pending, densities, errors: this.errors, lastError: this.lastError, centre: this.centre,
       genMs: median(this.timing.gen), meshMs: median(this.timing.mesh), fetchMs: median(this.timing.fetch),
     };
   }

@@ -39,7 +39,7 @@ self.onmessage = async (event) => {
     const t0 = performance.now();
     const decoded = msg.kind === 'mesh' ? decodeMesh(buffer) : decodeDensity(buffer);
     if (msg.kind === 'mesh') {
-      decoded.colours = vertexColours(decoded.normals, decoded.sky, decoded.positions, decoded.origin[1], msg.surfaceTop);
+      decoded.colours = vertexColours(decoded.normals, decoded.sky, decoded.positions, decoded.origin, msg.surfaceTop);
       decoded.buffers.push(decoded.colours.buffer);
     }
     const decodeMs = performance.now() - t0;
