@@ -1,6 +1,6 @@
 // Planet mode: with an empty store the viewer creates a planet through
-// the API, draws it as a globe of textured chunks (not blank), and a click
-// on the globe opens that region as a 3D heightmap; a second planet
+// the API, draws it as a globe (its preview on a sphere, not blank), a click
+// on the globe opens that region (a chunk) as a 3D heightmap; a second planet
 // created from the controls appears in the picker.
 
 import { after, before, test } from 'node:test';
@@ -18,7 +18,7 @@ after(async () => {
   await browser.close();
 });
 
-test('a stored planet is drawn as a globe of chunk textures', async () => {
+test('a stored planet is drawn as a globe', async () => {
   const state = await page.evaluate(() => window.mangekyo.debug());
   assert.ok(state.planet, 'a planet is open');
   assert.ok(state.textured, 'the globe carries the planet preview');
