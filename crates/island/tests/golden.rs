@@ -64,15 +64,17 @@ fn golden_hashes_of_the_example_world() {
     assert_eq!(got, expected, "golden hashes moved; now:\n{listing}");
 }
 
+/// Pinned (generator version, example world): editing `examples/island/`
+/// moves them too, and that is not a generator version bump.
 const GOLDEN: [(&str, u64, (u64, u64)); 4] = [
-    ("island", 0, (0x5a28bc2c744771a6, 0x33e6d40b63e14c1d)),
-    ("island", 42, (0x9c080581addb4f82, 0x4f0adcb1798132e2)),
+    ("island", 0, (0x063f54963c02b717, 0x17515ce76628b423)),
+    ("island", 42, (0x32cbe4d1d83bcf86, 0xdd9db87e056ecf6c)),
     (
         "island",
         1_000_003,
-        (0xc2b652ec1487dae7, 0x3d130133a9ed4e86),
+        (0x4ee8136e7a630f7f, 0xa0ad3e7ea08e79e3),
     ),
-    ("islet", 7, (0x4e0998a39e5fc9e0, 0x791d03ba9c491c13)),
+    ("islet", 7, (0x4f73a2e9942bcb69, 0x96fb331c4f2ddac8)),
 ];
 
 #[test]

@@ -73,10 +73,17 @@ impl Session {
         words(&self.lang)
     }
 
-    /// The opening text.
+    /// The opening text: the landing for a new game, the return for a
+    /// loaded one.
     pub fn intro(&self) -> String {
         let here = self.name(self.game.here());
-        let intro = fill(self.w().intro, &[("time", &self.time()), ("place", &here)]);
+        let fresh = self.game.world().clock_minutes() == 0 && self.game.visited().len() == 1;
+        let template = if fresh {
+            self.w().intro
+        } else {
+            self.w().resumed
+        };
+        let intro = fill(template, &[("time", &self.time()), ("place", &here)]);
         format!("{intro}\n\n{}", self.look())
     }
 
@@ -131,6 +138,30 @@ impl Session {
         )
     }
 
+    /// The compass point from one location to another: eight sectors of
+    /// 45°, told apart by slope (tan 22.5° ≈ 0.4142) so no trigonometry
+    /// (and no platform maths) is involved.
+    fn direction(&self, from: ObjectId, to: ObjectId) -> &'static str {
+        let island = self.game.island();
+        let site = |l: ObjectId| &island.map().sites[island.site_of(l).unwrap_or(0) as usize];
+        let (a, b) = (site(from), site(to));
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        const TAN_22_5: f64 = 0.414_213_562_373_095;
+        let sector = if dy.abs() <= dx.abs() * TAN_22_5 {
+            if dx >= 0.0 { 2 } else { 6 }
+        } else if dx.abs() <= dy.abs() * TAN_22_5 {
+            if dy >= 0.0 { 0 } else { 4 }
+        } else {
+            match (dx >= 0.0, dy >= 0.0) {
+                (true, true) => 1,
+                (true, false) => 3,
+                (false, false) => 5,
+                (false, true) => 7,
+            }
+        };
+        self.w().compass[sector]
+    }
+
     /// The clock as "Day 1, 08:00".
     fn time(&self) -> String {
         let t = START_OF_DAY_MINUTES + self.game.world().clock_minutes();
@@ -183,9 +214,11 @@ impl Session {
                 } else {
                     ""
                 };
+                let dir = self.direction(here, p.destination);
                 let line = fill(
                     w.path_line,
                     &[
+                        ("dir", dir),
                         ("n", &(i + 1).to_string()),
                         ("place", &self.name(p.destination)),
                         ("minutes", &p.minutes.to_string()),
@@ -224,6 +257,7 @@ impl Session {
                         lines.push(fill(
                             w.found,
                             &[
+                                ("dir", self.direction(here, p.destination)),
                                 ("n", &n),
                                 ("place", &self.name(p.destination)),
                                 ("minutes", &p.minutes.to_string()),
@@ -233,9 +267,13 @@ impl Session {
                 }
                 if done.revealed.is_empty() {
                     lines.push(w.flavours[done.flavour as usize].to_string());
-                    if self.game.hidden_path_count(here) == 0 {
-                        lines.push(w.all_known.to_string());
-                    }
+                    // Say how much is left, so a fruitless explore still
+                    // tells the player whether to keep looking.
+                    lines.push(match self.game.hidden_path_count(here) {
+                        0 => w.all_known.to_string(),
+                        1 => w.hidden_one.to_string(),
+                        n => fill(w.hidden, &[("count", &n.to_string())]),
+                    });
                 }
                 if done.progress.1 >= done.max {
                     lines.push(fill(w.fully, &[("place", &self.name(here))]));

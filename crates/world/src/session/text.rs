@@ -7,14 +7,18 @@
 pub struct Words {
     /// Shown once at the start.
     pub intro: &'static str,
+    /// Shown when a saved game continues: `{time}`, `{place}`.
+    pub resumed: &'static str,
     /// The help text.
     pub help: &'static str,
     /// Heading of a place: `{place}`, its type `{kind}`, `{pct}`.
     pub place: &'static str,
     /// Heading of the known paths.
     pub paths_header: &'static str,
-    /// One known path: `{n}`, `{place}`, `{minutes}`.
+    /// One known path: `{n}`, `{place}`, `{minutes}`, `{dir}` (compass).
     pub path_line: &'static str,
+    /// Compass points from north, clockwise, in eighths.
+    pub compass: [&'static str; 8],
     /// Mark on a path whose destination was visited.
     pub visited_mark: &'static str,
     /// No path known yet.
@@ -31,7 +35,8 @@ pub struct Words {
     pub time: &'static str,
     /// An explore: `{place}`, `{minutes}`, `{pct}`.
     pub explore: &'static str,
-    /// A path found: `{n}` (its number in `paths`), `{place}`, `{minutes}`.
+    /// A path found: `{n}` (its number in `paths`), `{dir}`, `{place}`,
+    /// `{minutes}`.
     pub found: &'static str,
     /// Nothing found, by flavour index.
     pub flavours: [&'static str; crate::play::FLAVOURS as usize],
@@ -71,10 +76,21 @@ pub struct Words {
 /// English.
 pub const EN: Words = Words {
     intro: "{time} — You step ashore at {place}. The rest of the island is unknown.\nType `help` for commands.",
+    resumed: "{time} — You are back at {place}. Type `help` for commands.",
     help: "commands:\n  look (l)          where you are and the paths you know\n  explore (e)       search this place for paths\n  paths (p)         the paths you know from here\n  travel N (t N)    walk path N (a number from `paths`, or a place name)\n  map (m)           what you know of the island\n  time              the clock and your progress\n  save [FILE]       save the game\n  quit (q)          stop playing",
     place: "{place} ({kind}) — explored {pct}%",
     paths_header: "Paths you know:",
-    path_line: "  {n}. to {place} — {minutes} min",
+    path_line: "  {n}. {dir} to {place} — {minutes} min",
+    compass: [
+        "north",
+        "north-east",
+        "east",
+        "south-east",
+        "south",
+        "south-west",
+        "west",
+        "north-west",
+    ],
     visited_mark: " (visited)",
     no_paths: "You know no path from here yet. Try `explore`.",
     hidden: "{count} more paths are hidden here.",
@@ -83,7 +99,7 @@ pub const EN: Words = Words {
     clock: "{time}",
     time: "Day {day}, {hh}:{mm}",
     explore: "You explore {place} for {minutes} min (explored {pct}%).",
-    found: "You find path {n}: to {place} ({minutes} min).",
+    found: "You find path {n}: {dir} to {place} ({minutes} min).",
     flavours: [
         "You find old footprints, but they lead nowhere.",
         "Gulls circle overhead. Nothing new.",
@@ -112,10 +128,12 @@ pub const EN: Words = Words {
 /// Japanese.
 pub const JA: Words = Words {
     intro: "{time} — {place}に上陸した。島の他の場所はまだ分からない。\n`help` でコマンド一覧。",
+    resumed: "{time} — {place}から旅を再開する。`help` でコマンド一覧。",
     help: "コマンド:\n  look (l)          現在地と知っている道\n  explore (e)       この場所を探索して道を探す\n  paths (p)         ここから知っている道\n  travel N (t N)    道 N を歩く（`paths` の番号か地名）\n  map (m)           分かっている島の地図\n  time              時刻と進み具合\n  save [FILE]       セーブする\n  quit (q)          終了",
     place: "{place}（{kind}）— 探索 {pct}%",
     paths_header: "知っている道:",
-    path_line: "  {n}. {place}へ — {minutes}分",
+    path_line: "  {n}. {dir}の{place}へ — {minutes}分",
+    compass: ["北", "北東", "東", "南東", "南", "南西", "西", "北西"],
     visited_mark: "（訪問済み）",
     no_paths: "ここから続く道はまだ知らない。`explore` してみよう。",
     hidden: "ここにはまだ {count} 本の道が隠れている。",
@@ -124,7 +142,7 @@ pub const JA: Words = Words {
     clock: "{time}",
     time: "{day}日目 {hh}:{mm}",
     explore: "{place}を{minutes}分探索した（探索 {pct}%）。",
-    found: "道 {n} を見つけた：{place}へ（{minutes}分）。",
+    found: "道 {n} を見つけた：{dir}の{place}へ（{minutes}分）。",
     flavours: [
         "古い足跡を見つけたが、どこにも続いていない。",
         "カモメが頭上を回っている。新しい発見はない。",
