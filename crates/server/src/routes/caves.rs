@@ -22,7 +22,9 @@ use std::time::Instant;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::Response;
-use mangekyo_caves::{CHUNK, CaveError, CaveField, CaveParams, ChunkCoord, MeshKind, Sampler, Seed, mesh, wire};
+use mangekyo_caves::{
+    CHUNK, CaveError, CaveField, CaveParams, ChunkCoord, MeshKind, Sampler, Seed, mesh, wire,
+};
 use serde_json::json;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -62,7 +64,10 @@ const SHAFT_SEARCH: (i32, f64) = (128, 4.0);
 const SHAFT_DEPTH: f64 = 6.0;
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(manifest)).routes(routes!(chunk)).routes(routes!(point))
+    OpenApiRouter::new()
+        .routes(routes!(manifest))
+        .routes(routes!(chunk))
+        .routes(routes!(point))
 }
 
 /// The seed, the field and its canonical parameters from a request.
@@ -76,15 +81,28 @@ struct World {
 fn world(path: &Params, query: &Params) -> Result<World, ApiError> {
     let seed_text: String = path.require("seed", "a seed (digits or text)")?;
     if seed_text.len() > MAX_SEED_BYTES {
-        let message = format!("seed must be at most {MAX_SEED_BYTES} bytes, got {}", seed_text.len());
-        return Err(ApiError::invalid("seed", message, format!("at most {MAX_SEED_BYTES} bytes")));
+        let message = format!(
+            "seed must be at most {MAX_SEED_BYTES} bytes, got {}",
+            seed_text.len()
+        );
+        return Err(ApiError::invalid(
+            "seed",
+            message,
+            format!("at most {MAX_SEED_BYTES} bytes"),
+        ));
     }
     let seed = Seed::parse(&seed_text);
     let lifetime = pinned_lifetime(query, "caves", mangekyo_caves::GENERATOR_VERSION)?;
     let params: CaveParams = parse_params(query_object(query, &RESERVED)?)?;
     let field = CaveField::new(&params, seed).map_err(cave_error)?;
-    let params_json = serde_json::to_value(params).map_err(|e| ApiError::internal("serialising parameters", &e))?;
-    Ok(World { seed, field, params_json, lifetime })
+    let params_json = serde_json::to_value(params)
+        .map_err(|e| ApiError::internal("serialising parameters", &e))?;
+    Ok(World {
+        seed,
+        field,
+        params_json,
+        lifetime,
+    })
 }
 
 /// A cave world's manifest: what a client needs before streaming chunks.
@@ -98,19 +116,43 @@ fn world(path: &Params, query: &Params) -> Result<World, ApiError> {
         (status = 200, description = "Parameters, chunk layers holding surfaces, spawn point", body = Object),
         (status = 400, description = "A parameter is out of range", body = ErrorBody),
     ))]
-async fn manifest(PathParams(path): PathParams, QueryParams(query): QueryParams, headers: HeaderMap) -> Result<Response, ApiError> {
-    query.only(&["v", "mode", "base_height", "amplitude", "scale", "octaves", "persistence", "lacunarity",
-        "worm_frequency", "worm_octaves", "tunnel_threshold", "entrance_frequency", "entrance_threshold",
-        "ceiling_buffer", "floor_level"])?;
+async fn manifest(
+    PathParams(path): PathParams,
+    QueryParams(query): QueryParams,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    query.only(&[
+        "v",
+        "mode",
+        "base_height",
+        "amplitude",
+        "scale",
+        "octaves",
+        "persistence",
+        "lacunarity",
+        "worm_frequency",
+        "worm_octaves",
+        "tunnel_threshold",
+        "entrance_frequency",
+        "entrance_threshold",
+        "ceiling_buffer",
+        "floor_level",
+    ])?;
     let w = world(&path, &query)?;
     let p = w.field.params();
-    let (lo, hi) = (f64::from(p.base_height - p.amplitude), f64::from(p.base_height + p.amplitude));
+    let (lo, hi) = (
+        f64::from(p.base_height - p.amplitude),
+        f64::from(p.base_height + p.amplitude),
+    );
     let chunk = CHUNK as f64;
     // Every chunk layer that can hold a surface: the solid floor's up to
     // the highest hilltop's (one voxel of slack either side: a surface on
     // a chunk boundary is meshed by the chunk below it).
     let floor = f64::from(p.floor_level);
-    let chunk_y = [((floor.min(lo) - 1.0) / chunk).floor() as i64, ((hi + 1.0) / chunk).floor() as i64];
+    let chunk_y = [
+        ((floor.min(lo) - 1.0) / chunk).floor() as i64,
+        ((hi + 1.0) / chunk).floor() as i64,
+    ];
     let [x, z] = nearest_shaft(&w.field).unwrap_or([0.5, 0.5]);
     let spawn = [x, f64::from(w.field.surface_height(x, z)) + SPAWN_HEIGHT, z];
     let doc = json!({
@@ -134,16 +176,21 @@ async fn manifest(PathParams(path): PathParams, QueryParams(query): QueryParams,
 fn nearest_shaft(field: &CaveField) -> Option<[f64; 2]> {
     let (reach, step) = SHAFT_SEARCH;
     let mut columns: Vec<[f64; 2]> = (-reach..=reach)
-        .flat_map(|i| (-reach..=reach).map(move |k| [f64::from(i) * step + 0.5, f64::from(k) * step + 0.5]))
+        .flat_map(|i| {
+            (-reach..=reach).map(move |k| [f64::from(i) * step + 0.5, f64::from(k) * step + 0.5])
+        })
         .collect();
     columns.sort_by(|a, b| (a[0].hypot(a[1])).total_cmp(&b[0].hypot(b[1])));
-    columns.into_iter().filter(|&[x, z]| field.entrance_open(x, z)).find(|&[x, z]| {
-        let top = f64::from(field.surface_height(x, z)) + 1.0;
-        match field.raycast([x, top, z], [0.0, -1.0, 0.0], 80.0) {
-            Some(hit) => hit.distance > SHAFT_DEPTH + 1.0,
-            None => true,
-        }
-    })
+    columns
+        .into_iter()
+        .filter(|&[x, z]| field.entrance_open(x, z))
+        .find(|&[x, z]| {
+            let top = f64::from(field.surface_height(x, z)) + 1.0;
+            match field.raycast([x, top, z], [0.0, -1.0, 0.0], 80.0) {
+                Some(hit) => hit.distance > SHAFT_DEPTH + 1.0,
+                None => true,
+            }
+        })
 }
 
 /// One chunk: its smooth or blocky mesh, or its padded density grid.
@@ -193,12 +240,27 @@ async fn chunk(
         }
     };
     let version = mangekyo_caves::GENERATOR_VERSION;
-    let what = if density { "density".to_owned() } else { format!("{kind:?}").to_lowercase() };
-    let key = format!("caves/v{version}/{}/{}/{},{},{}/{what}", w.seed.value(), w.params_json, coord.x, coord.y, coord.z);
+    let what = if density {
+        "density".to_owned()
+    } else {
+        format!("{kind:?}").to_lowercase()
+    };
+    let key = format!(
+        "caves/v{version}/{}/{}/{},{},{}/{what}",
+        w.seed.value(),
+        w.params_json,
+        coord.x,
+        coord.y,
+        coord.z
+    );
     let timing: Arc<Mutex<Option<(f64, f64)>>> = Arc::default();
     let timing_out = Arc::clone(&timing);
     let field = w.field;
-    let route_kind = if density { "caves_density" } else { "caves_mesh" };
+    let route_kind = if density {
+        "caves_density"
+    } else {
+        "caves_mesh"
+    };
     let content = state
         .content
         .get_or_generate(route_kind, key, &state.gate, move || {
@@ -211,7 +273,11 @@ async fn chunk(
             } else {
                 wire::encode_mesh(&mesh::mesh(&field, &samples, kind), kind)
             };
-            let mesh_ms = if density { 0.0 } else { t1.elapsed().as_secs_f64() * 1e3 };
+            let mesh_ms = if density {
+                0.0
+            } else {
+                t1.elapsed().as_secs_f64() * 1e3
+            };
             if let Ok(mut t) = timing.lock() {
                 *t = Some((gen_ms, mesh_ms));
             }
@@ -241,13 +307,22 @@ async fn chunk(
         (status = 200, description = "The density, whether it is air, and the surface height there", body = Object),
         (status = 400, description = "A parameter is out of range", body = ErrorBody),
     ))]
-async fn point(PathParams(path): PathParams, QueryParams(query): QueryParams, headers: HeaderMap) -> Result<Response, ApiError> {
+async fn point(
+    PathParams(path): PathParams,
+    QueryParams(query): QueryParams,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let w = world(&path, &query)?;
     let coord = |name: &str| -> Result<f64, ApiError> {
         let v: f64 = query.require(name, "a finite number of voxels")?;
         if !v.is_finite() || v.abs() > MAX_POINT_COORD {
-            let message = format!("{name} must be a finite number within ±{MAX_POINT_COORD}, got {v}");
-            return Err(ApiError::invalid(name, message, format!("-{MAX_POINT_COORD}..={MAX_POINT_COORD}")));
+            let message =
+                format!("{name} must be a finite number within ±{MAX_POINT_COORD}, got {v}");
+            return Err(ApiError::invalid(
+                name,
+                message,
+                format!("-{MAX_POINT_COORD}..={MAX_POINT_COORD}"),
+            ));
         }
         Ok(v)
     };
@@ -268,8 +343,16 @@ fn cave_error(err: CaveError) -> ApiError {
     let message = err.to_string();
     match err {
         CaveError::Param { name, allowed, .. } => ApiError::invalid(name, message, allowed),
-        CaveError::TooLarge { what, max, .. } => ApiError::invalid(what, message, format!("at most {max}")),
-        _ => ApiError { status: StatusCode::UNPROCESSABLE_ENTITY, code: "generation_failed", parameter: None, expected: None, message },
+        CaveError::TooLarge { what, max, .. } => {
+            ApiError::invalid(what, message, format!("at most {max}"))
+        }
+        _ => ApiError {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            code: "generation_failed",
+            parameter: None,
+            expected: None,
+            message,
+        },
     }
 }
 
@@ -279,7 +362,14 @@ mod tests {
 
     #[test]
     fn chunk_errors_name_the_parameter() {
-        let e = cave_error(CaveError::Param { name: "octaves", value: "0".into(), allowed: "1..=16" });
-        assert_eq!((e.status.as_u16(), e.parameter.as_deref()), (400, Some("octaves")));
+        let e = cave_error(CaveError::Param {
+            name: "octaves",
+            value: "0".into(),
+            allowed: "1..=16",
+        });
+        assert_eq!(
+            (e.status.as_u16(), e.parameter.as_deref()),
+            (400, Some("octaves"))
+        );
     }
 }

@@ -58,8 +58,15 @@ async fn example_island(
     query.only(&["format", "scope", "lang", "v"])?;
     let seed_text: String = path.require("seed", "a seed (digits or text)")?;
     if seed_text.len() > MAX_SEED_BYTES {
-        let message = format!("seed must be at most {MAX_SEED_BYTES} bytes, got {}", seed_text.len());
-        return Err(ApiError::invalid("seed", message, format!("at most {MAX_SEED_BYTES} bytes")));
+        let message = format!(
+            "seed must be at most {MAX_SEED_BYTES} bytes, got {}",
+            seed_text.len()
+        );
+        return Err(ApiError::invalid(
+            "seed",
+            message,
+            format!("at most {MAX_SEED_BYTES} bytes"),
+        ));
     }
     let seed = Seed::parse(&seed_text);
     let format = Format::from_query(&query, &FORMATS)?;
@@ -73,19 +80,33 @@ async fn example_island(
     }
     let lang = query.text("lang").unwrap_or("en").to_owned();
     if !defs.localization().languages().contains_key(&lang) {
-        let known: Vec<&str> = defs.localization().languages().keys().map(String::as_str).collect();
+        let known: Vec<&str> = defs
+            .localization()
+            .languages()
+            .keys()
+            .map(String::as_str)
+            .collect();
         let message = format!("lang must be one of {}, got {lang:?}", known.join(", "));
         return Err(ApiError::invalid("lang", message, known.join(", ")));
     }
     let version = mangekyo_island::GENERATOR_VERSION;
-    let key = format!("island/v{version}/example/{scope}/{}/{lang}/{}", seed.value(), format.name());
+    let key = format!(
+        "island/v{version}/example/{scope}/{}/{lang}/{}",
+        seed.value(),
+        format.name()
+    );
     let content = state
         .content
         .get_or_generate("island", key, &state.gate, move || {
             let map = generate_island(defs, &scope, seed).map_err(island_error)?;
             Ok(match format {
-                Format::Svg => Content::new(view::svg::render(&map, defs, &lang), format.content_type()),
-                _ => Content::new(view::json::to_string(&map, defs, &lang), format.content_type()),
+                Format::Svg => {
+                    Content::new(view::svg::render(&map, defs, &lang), format.content_type())
+                }
+                _ => Content::new(
+                    view::json::to_string(&map, defs, &lang),
+                    format.content_type(),
+                ),
             })
         })
         .await?;
