@@ -14,10 +14,20 @@ pub struct Generator {
 }
 
 /// Every generator compiled in.
-pub const GENERATORS: &[Generator] = &[Generator {
-    name: "dungeon",
-    version: mangekyo_dungeon::GENERATOR_VERSION,
-}];
+pub const GENERATORS: &[Generator] = &[
+    Generator {
+        name: "dungeon",
+        version: mangekyo_dungeon::GENERATOR_VERSION,
+    },
+    Generator {
+        name: "caves",
+        version: mangekyo_caves::GENERATOR_VERSION,
+    },
+    Generator {
+        name: "island",
+        version: mangekyo_island::GENERATOR_VERSION,
+    },
+];
 
 /// The version of the generator called `name`.
 pub fn version(name: &str) -> Option<u32> {

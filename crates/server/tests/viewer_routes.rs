@@ -1,22 +1,52 @@
-//! The routes the web viewer streams from, against the real server: the
+//! The routes the web viewer streams from, through the real router: the
 //! cave manifest spawns in air above a shaft, mesh and density chunks are
-//! the caves crate's own wire forms (decoded back here), the point density
-//! equals the field's, bad cave and island requests name their parameter,
-//! and islands come as JSON and SVG.
+//! the caves crate's own wire forms, the point density equals the field's,
+//! bad cave and island requests name their parameter, and islands come as
+//! JSON and SVG.
 
-mod common;
-
-use common::TestServer;
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, Request};
 use mangekyo_caves::{CaveField, CaveParams, ChunkCoord, MeshKind, Sampler, Seed, mesh, wire};
-use mangekyo_store::{Backend, testing::TestDb};
+use mangekyo_server::{Limits, Viewer, app};
+use mangekyo_store::Store;
+use serde_json::Value;
+use tower::ServiceExt;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+/// The router over an in-memory store.
+async fn router() -> Router {
+    let store = Store::open(&"sqlite::memory:".parse().unwrap())
+        .await
+        .unwrap();
+    app(store, Limits::default(), Viewer::locate(None)).0
+}
+
+/// GETs `path`: status, headers, body.
+async fn get(router: &Router, path: &str) -> (u16, HeaderMap, Bytes) {
+    let request = Request::get(path).body(Body::empty()).unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    let (parts, body) = response.into_parts();
+    (
+        parts.status.as_u16(),
+        parts.headers,
+        axum::body::to_bytes(body, usize::MAX).await.unwrap(),
+    )
+}
+
+/// GETs `path` as JSON, expecting `status`.
+async fn get_json(router: &Router, path: &str, status: u16) -> Value {
+    let (got, _, body) = get(router, path).await;
+    let value: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(got, status, "{path}: {value}");
+    value
+}
+
+#[tokio::test]
 async fn caves_stream_as_the_crate_encodes_them() {
-    let db = TestDb::new(Backend::Sqlite).await;
-    let server = TestServer::start(&db).await;
+    let server = router().await;
     let field = CaveField::new(&CaveParams::default(), Seed::new(42)).unwrap();
 
-    let manifest = server.get_json("/v1/caves/42?v=1", 200).await;
+    let manifest = get_json(&server, "/v1/caves/42?v=1", 200).await;
     let spawn: Vec<f64> = manifest["spawn"]
         .as_array()
         .unwrap()
@@ -35,42 +65,27 @@ async fn caves_stream_as_the_crate_encodes_them() {
     );
     assert_eq!(manifest["chunk_y"], serde_json::json!([0, 1]));
 
-    let coord = ChunkCoord::new(0, 0, 0);
-    let samples = Sampler::new().chunk(&field, coord);
-    let response = server
-        .get("/v1/caves/42/chunks/0/0/0?format=mesh&v=1")
-        .await;
-    assert_eq!(response.status(), 200);
+    let samples = Sampler::new().chunk(&field, ChunkCoord::new(0, 0, 0));
+    let (status, headers, bytes) = get(&server, "/v1/caves/42/chunks/0/0/0?format=mesh&v=1").await;
+    assert_eq!(status, 200);
     assert!(
-        response.headers().get("server-timing").is_some(),
+        headers.get("server-timing").is_some(),
         "a generated chunk says how long it took"
     );
-    let bytes = response.bytes().await.unwrap();
-    assert_eq!(
-        &bytes[..],
-        &wire::encode_mesh(
-            &mesh::mesh(&field, &samples, MeshKind::Smooth),
-            MeshKind::Smooth
-        )[..]
+    let want = wire::encode_mesh(
+        &mesh::mesh(&field, &samples, MeshKind::Smooth),
+        MeshKind::Smooth,
     );
-    let density = server
-        .get("/v1/caves/42/chunks/0/0/0?format=density")
-        .await
-        .bytes()
-        .await
-        .unwrap();
+    assert_eq!(&bytes[..], &want[..]);
+    let (_, _, density) = get(&server, "/v1/caves/42/chunks/0/0/0?format=density").await;
     assert_eq!(
         &density[..],
         &wire::encode_chunk_density(&field, &samples)[..]
     );
 
-    let point = server
-        .get_json("/v1/caves/42/density?x=3.25&y=20.5&z=-7.75", 200)
-        .await;
-    assert_eq!(
-        point["density_bits"].as_u64().unwrap(),
-        u64::from(field.density_at(3.25, 20.5, -7.75).to_bits())
-    );
+    let point = get_json(&server, "/v1/caves/42/density?x=3.25&y=20.5&z=-7.75", 200).await;
+    let want = u64::from(field.density_at(3.25, 20.5, -7.75).to_bits());
+    assert_eq!(point["density_bits"].as_u64(), Some(want));
 
     for (path, parameter) in [
         ("/v1/caves/42/chunks/0/0/0?format=gif", "format"),
@@ -83,26 +98,22 @@ async fn caves_stream_as_the_crate_encodes_them() {
         ("/v1/islands/example/42?lang=xx", "lang"),
         ("/v1/islands/example/42?scope=moon", "scope"),
     ] {
-        let error = server.get_json(path, 400).await;
+        let error = get_json(&server, path, 400).await;
         assert_eq!(error["error"]["parameter"], parameter, "{path}: {error}");
     }
-    assert_eq!(server.get("/healthz").await.status(), 200);
-    server.stop().await;
+    assert_eq!(get(&server, "/healthz").await.0, 200);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[tokio::test]
 async fn islands_come_as_json_and_svg() {
-    let db = TestDb::new(Backend::Sqlite).await;
-    let server = TestServer::start(&db).await;
-    let json = server
-        .get_json("/v1/islands/example/42?v=1&lang=ja", 200)
-        .await;
+    let server = router().await;
+    let json = get_json(&server, "/v1/islands/example/42?v=1&lang=ja", 200).await;
     let sites = json["sites"].as_array().unwrap().len();
     assert!((18..=24).contains(&sites), "{sites} sites");
-    let svg = server.get("/v1/islands/example/42?format=svg").await;
-    assert_eq!(svg.headers()["content-type"], "image/svg+xml");
-    let text = svg.text().await.unwrap();
+    let (status, headers, body) = get(&server, "/v1/islands/example/42?format=svg").await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["content-type"], "image/svg+xml");
+    let text = String::from_utf8(body.to_vec()).unwrap();
     assert!(text.starts_with("<svg"));
     assert_eq!(text.matches("<title>site ").count(), sites);
-    server.stop().await;
 }

@@ -8,7 +8,9 @@ use utoipa_axum::router::OpenApiRouter;
 use crate::openapi::ApiDoc;
 use crate::state::AppState;
 
+pub mod caves;
 pub mod dungeon;
+pub mod islands;
 pub mod system;
 
 /// Every API route, with its OpenAPI entry.
@@ -16,4 +18,6 @@ pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(system::routes())
         .merge(dungeon::routes())
+        .merge(caves::routes())
+        .merge(islands::routes())
 }
