@@ -189,6 +189,9 @@ test('frame time with 100+ chunks loaded', async () => {
   await screenshot(page, 'caves_overview');
   assert.ok(chunks.loaded >= 100);
   assert.ok(state.triangles > 10_000, `the measured frames drew the loaded terrain (${state.triangles} triangles)`);
+  // Culling by chunk box: only chunks in view are drawn.
+  const chunkDraws = state.drawCalls - state.droneMeshes;
+  assert.ok(chunkDraws < chunks.meshed, `${chunkDraws} of ${chunks.meshed} chunk meshes drawn`);
   assertNoErrors(assert, page);
 });
 
@@ -201,5 +204,34 @@ test('the seed field regenerates the world', async () => {
   const after = await page.locator('#view canvas').screenshot();
   assert.notDeepEqual(Buffer.from(before), Buffer.from(after));
   assert.match(page.url(), /seed=karst/);
+  assertNoErrors(assert, page);
+});
+
+test('chunks the drone leaves behind are cancelled, not uploaded', async () => {
+  const before = (await debug()).chunks;
+  assert.ok(before.pending > 0, 'chunks are still on their way');
+  await page.evaluate(() => {
+    const [x, y, z] = window.mangekyo.debug().position;
+    window.mangekyo.api.teleport(x + 4000, y, z);
+  });
+  const after = await waitFor(page, (n) => {
+    const c = window.mangekyo.debug().chunks;
+    return c.cancelled > n ? c : null;
+  }, before.cancelled);
+  assert.ok(after.cancelled > before.cancelled, `${after.cancelled - before.cancelled} fetches cancelled`);
+  const far = await page.evaluate(() => {
+    const [cx, , cz] = window.mangekyo.debug().chunks.centre;
+    return window.mangekyo.api.chunkCoords().filter(([x, , z]) => Math.hypot(x - cx, z - cz) > 6).length;
+  });
+  assert.equal(far, 0, 'no chunk of the old place is kept');
+  assertNoErrors(assert, page);
+});
+
+test('the blocky mesher draws the same world in cubes', async () => {
+  await page.selectOption('#controls select >> nth=1', 'blocky');
+  await waitFor(page, () => window.mangekyo.debug().mesher === 'blocky' && window.mangekyo.debug().chunks?.meshed >= 12);
+  await sleep(500);
+  const stats = await viewStats('caves_blocky');
+  assert.ok(stats.variance > 50, `the blocky view shows something (variance ${stats.variance.toFixed(1)})`);
   assertNoErrors(assert, page);
 });

@@ -20,6 +20,7 @@ import { WorkerPool } from './pool.js';
 import { ChunkStreamer } from './stream.js';
 
 const MODES = [['tubes', 'tubes'], ['sheets', 'sheets (the seed\'s)']];
+const MESHERS = [['smooth', 'smooth'], ['blocky', 'blocky']];
 const HELP = 'click: look around (drag works too) · WASD move · Q/E down/up · Shift fast · R light · wheel zoom';
 /** Frames whose intervals make up the frame-time median. */
 const FRAME_WINDOW = 120;
@@ -36,6 +37,7 @@ export async function mount(ctx) {
     seed: params.get('seed') || '42',
     mode: params.get('cave') === 'sheets' ? 'sheets' : 'tubes',
     radius: clampInt(params.get('radius'), 1, 8, 4),
+    mesher: params.get('mesher') === 'blocky' ? 'blocky' : 'smooth',
   };
 
   const renderer = new THREE.WebGLRenderer({ antialias: false, powerPreference: 'high-performance' });
@@ -49,6 +51,10 @@ export async function mount(ctx) {
   const lighting = new CaveLighting(scene);
   const drone = buildDrone();
   scene.add(drone.group);
+  let droneMeshes = 0;
+  drone.group.traverse((o) => {
+    if (o.isMesh) droneMeshes++;
+  });
   const spot = buildSpotlight(drone.group);
   // Start looking down on the drone: it spawns above a karst shaft.
   orbit.pitch = -0.85;
@@ -77,6 +83,7 @@ export async function mount(ctx) {
     regenerate({ seed });
   });
   controls.select('caves', MODES, state.mode, (v) => regenerate({ mode: v }));
+  controls.select('mesh', MESHERS, state.mesher, (v) => regenerate({ mesher: v }));
   controls.number('radius', state.radius, (v) => regenerate({ radius: clampInt(v, 1, 8, 4) }), { min: 1, max: 8 });
 
   const onKey = (down) => (e) => {
@@ -109,7 +116,8 @@ export async function mount(ctx) {
 
   async function regenerate(change = {}) {
     Object.assign(state, change);
-    setParams({ seed: state.seed, cave: state.mode === 'tubes' ? null : state.mode, radius: state.radius === 4 ? null : state.radius });
+    setParams({ seed: state.seed, cave: state.mode === 'tubes' ? null : state.mode, radius: state.radius === 4 ? null : state.radius,
+      mesher: state.mesher === 'smooth' ? null : state.mesher });
     const token = ++worldToken;
     if (world) world.streamer.dispose();
     world = null;
@@ -124,7 +132,7 @@ export async function mount(ctx) {
       field.airAbove = (manifest.chunk_y[1] + 1) * CHUNK;
       const streamer = new ChunkStreamer({
         scene, pool, field, material, radius: state.radius, chunkY: manifest.chunk_y, surfaceTop: manifest.surface_range[1],
-        url: (kind, cx, cy, cz) => `${base}/chunks/${cx}/${cy}/${cz}${query({ format: kind, ...common })}`,
+        url: (kind, cx, cy, cz) => `${base}/chunks/${cx}/${cy}/${cz}${query({ format: kind, mesher: kind === 'mesh' && state.mesher !== 'smooth' ? state.mesher : null, ...common })}`,
       });
       world = { manifest, field, streamer };
       const start = ['x', 'y', 'z'].map((a) => Number(params.get(a)));
@@ -232,6 +240,8 @@ export async function mount(ctx) {
     voxel: (x, y, z) => (world ? world.field.voxel(x, y, z) : null),
     surfaceAt: (x, z) => (world ? world.field.surfaceAt(x, z) : null),
     hasDensity: (cx, cy, cz) => (world ? world.field.has(cx, cy, cz) : false),
+    /** Coordinates of every chunk the streamer holds or fetches. */
+    chunkCoords: () => (world ? [...world.streamer.meshes.values()].map((r) => r.coord) : []),
     /** Median frame interval (ms) over the next `n` frames, every one drawn. */
     measureFrames(n = 60) {
       forceFrames = n + 1;
@@ -272,7 +282,8 @@ export async function mount(ctx) {
     debug() {
       const { s, frameMs } = stats();
       return {
-        seed: state.seed, mode: state.mode, radius: state.radius,
+        seed: state.seed, mode: state.mode, radius: state.radius, mesher: state.mesher,
+        droneMeshes: droneMeshes,
         position: position.toArray(), yaw: orbit.yaw, pitch: orbit.pitch,
         surface: world ? world.surface ?? null : null, depthFactor: lighting.factor,
         fogDensity: scene.fog.density, ambient: lighting.ambient.intensity, sun: lighting.sun.intensity,

@@ -36,6 +36,7 @@ export class ChunkStreamer {
     this.uploads = [];
     this.centre = null;
     this.errors = 0;
+    this.cancelled = 0;
     this.lastError = null;
     this.timing = { gen: [], mesh: [], fetch: [] };
     this.group = new THREE.Group();
@@ -94,7 +95,10 @@ export class ChunkStreamer {
   }
 
   drop(map, key, rec) {
-    if (rec.state === 'loading') this.pool.cancel(rec.job);
+    if (rec.state === 'loading') {
+      this.pool.cancel(rec.job);
+      this.cancelled++;
+    }
     if (rec.mesh) {
       this.group.remove(rec.mesh);
       rec.mesh.geometry.dispose();
@@ -216,6 +220,7 @@ export class ChunkStreamer {
     for (const rec of this.densities.values()) if (rec.state === 'ready') densities++;
     return {
       loaded, meshed, triangles, pending, densities, errors: this.errors, lastError: this.lastError, centre: this.centre,
+      cancelled: this.cancelled,
       genMs: median(this.timing.gen), meshMs: median(this.timing.mesh), fetchMs: median(this.timing.fetch),
     };
   }
