@@ -100,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         FractalArg::Ridged => Fractal::Ridged,
         FractalArg::Billow => Fractal::Billow,
     };
-    let warp = (args.warp > 0.0).then(|| Warp {
+    let warp = (args.warp > 0.0).then_some(Warp {
         amplitude: args.warp,
         frequency: args.frequency,
         octaves: 3,
