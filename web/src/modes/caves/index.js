@@ -68,6 +68,8 @@ export async function mount(ctx) {
   const velocity = new THREE.Vector3();
   const keys = new Set();
   const frames = [];
+  /** Main-thread milliseconds inside `renderer.render` (culling, uniforms, draw calls). */
+  const renderTimes = [];
   let last = performance.now();
   let running = true;
   let worldToken = 0;
@@ -213,7 +215,10 @@ export async function mount(ctx) {
     if (changed() || forceFrames > 0 || now - lastDraw > IDLE_REDRAW_MS) {
       forceFrames = Math.max(0, forceFrames - 1);
       lastDraw = now;
+      const t0 = performance.now();
       renderer.render(scene, camera);
+      renderTimes.push(performance.now() - t0);
+      if (renderTimes.length > FRAME_WINDOW) renderTimes.shift();
     }
     if (world && !readyOnce && world.streamer.stats().meshed > 0) {
       readyOnce = true;
@@ -254,7 +259,8 @@ export async function mount(ctx) {
           if (times.length < n) requestAnimationFrame(tick);
           else {
             times.sort((a, b) => a - b);
-            resolve({ median: times[n >> 1], p90: times[Math.floor(n * 0.9)], frames: n });
+            const render = renderTimes.slice(-n).sort((a, b) => a - b);
+            resolve({ median: times[n >> 1], p90: times[Math.floor(n * 0.9)], frames: n, renderMedian: render[render.length >> 1] });
           }
         };
         requestAnimationFrame(tick);
