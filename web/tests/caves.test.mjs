@@ -59,6 +59,31 @@ test('chunks stream in and the view is not blank', async () => {
   assertNoErrors(assert, page);
 });
 
+test('a click locks the pointer; the mouse turns the camera, pitch clamped to −π/2.1…π/4', async () => {
+  const box = await page.locator('#view canvas').boundingBox();
+  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.click(cx, cy);
+  await page.waitForFunction(() => document.pointerLockElement === document.querySelector('#view canvas'));
+  const yaw0 = (await debug()).yaw;
+  await page.mouse.move(cx + 200, cy, { steps: 4 });
+  const yaw1 = (await debug()).yaw;
+  assert.ok(yaw1 < yaw0 - 0.2, `moving right turns the camera (yaw ${yaw0} → ${yaw1})`);
+  // 650 px is 1.6 rad: past the top from level, past the bottom from −0.5.
+  const [top, bottom] = [box.y + 20, box.y + box.height - 20];
+  await page.evaluate(() => window.mangekyo.api.look(0, 0));
+  await page.mouse.move(cx, bottom);
+  await page.evaluate(() => window.mangekyo.api.look(0, 0));
+  await page.mouse.move(cx, top, { steps: 6 });
+  assert.equal((await debug()).pitch.toFixed(6), (Math.PI / 4).toFixed(6));
+  await page.evaluate(() => window.mangekyo.api.look(0, -0.5));
+  await page.mouse.move(cx, bottom, { steps: 6 });
+  assert.equal((await debug()).pitch.toFixed(6), (-Math.PI / 2.1).toFixed(6));
+  // (Escape is the browser's own key for this; synthetic keys don't reach it.)
+  await page.evaluate(() => document.exitPointerLock());
+  await page.waitForFunction(() => document.pointerLockElement === null);
+  assertNoErrors(assert, page);
+});
+
 test('holding W flies the drone forward (relative to the camera yaw)', async () => {
   await page.evaluate(() => window.mangekyo.api.look(0, -0.35));
   await page.evaluate(() => {
@@ -216,12 +241,17 @@ test('the seed field regenerates the world', async () => {
 });
 
 test('chunks the drone leaves behind are cancelled, not uploaded', async () => {
-  const before = (await debug()).chunks;
-  assert.ok(before.pending > 0, 'chunks are still on their way');
-  await page.evaluate(() => {
+  const jump = () => page.evaluate(() => {
     const [x, y, z] = window.mangekyo.debug().position;
     window.mangekyo.api.teleport(x + 4000, y, z);
   });
+  // Into land no one has asked the server for: its chunks take a while...
+  await jump();
+  await waitFor(page, () => window.mangekyo.debug().chunks.loaded >= 4);
+  const before = (await debug()).chunks;
+  assert.ok(before.pending > 0, 'chunks are still on their way');
+  // ...and away again before they have all come.
+  await jump();
   const after = await waitFor(page, (n) => {
     const c = window.mangekyo.debug().chunks;
     return c.cancelled > n ? c : null;

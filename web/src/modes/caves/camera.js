@@ -27,14 +27,22 @@ export class OrbitCamera {
       const request = element.requestPointerLock && element.requestPointerLock();
       if (request && request.catch) request.catch(() => {});
     });
-    this.listen(element, 'mousedown', () => {
+    this.listen(element, 'mousedown', (e) => {
       this.dragging = true;
+      this.last = [e.clientX, e.clientY];
     });
     this.listen(window, 'mouseup', () => {
       this.dragging = false;
     });
     this.listen(document, 'mousemove', (e) => {
-      if (document.pointerLockElement === element || this.dragging) this.turn(e.movementX, e.movementY);
+      if (document.pointerLockElement === element) {
+        this.turn(e.movementX, e.movementY);
+      } else if (this.dragging) {
+        // Dragging: positions, not movementX/Y, which a busy page's
+        // coalesced mouse events under-report.
+        this.turn(e.clientX - this.last[0], e.clientY - this.last[1]);
+        this.last = [e.clientX, e.clientY];
+      }
     });
     this.listen(element, 'wheel', (e) => {
       e.preventDefault();

@@ -52,6 +52,7 @@ export class ChunkStreamer {
       this.centre = c;
       this.plan(c);
     }
+    this.lastPos = pos.clone();
     this.dispatch(pos);
     this.upload(pos);
   }
@@ -132,6 +133,9 @@ export class ChunkStreamer {
     rec.job = id;
     promise.then(
       (data) => {
+        // Keep the workers busy between frames (a slow frame would
+        // otherwise leave them idle until the next one).
+        if (this.lastPos && !this.disposed) this.dispatch(this.lastPos);
         if (rec.state !== 'loading') return;
         this.record(data.timing);
         if (kind === 'density') {
@@ -144,6 +148,7 @@ export class ChunkStreamer {
         }
       },
       (err) => {
+        if (this.lastPos && !this.disposed) this.dispatch(this.lastPos);
         if (err.aborted || rec.state !== 'loading') return;
         rec.state = 'failed';
         this.errors++;
@@ -226,6 +231,7 @@ export class ChunkStreamer {
   }
 
   dispose() {
+    this.disposed = true;
     for (const [key, rec] of this.meshes) this.drop(this.meshes, key, rec);
     for (const [key, rec] of this.densities) this.drop(this.densities, key, rec);
     this.scene.remove(this.group);

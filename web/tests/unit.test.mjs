@@ -1,0 +1,83 @@
+// Browser-free tests of the viewer's pure modules: the cave wire decoders
+// (the caves crate's MKCM/MKCD layouts, checked against hand-built
+// buffers, and their refusals) and the density field's trilinear blend.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decodeDensity, decodeMesh, serverTiming } from '../src/modes/caves/format.js';
+import { DensityField } from '../src/modes/caves/field.js';
+
+/** An MKCM buffer of `v` vertices and `i` indices, as the caves crate lays it out. */
+function mkcm(v, i, origin = [32, 0, -64]) {
+  const skyAt = 48 + 24 * v;
+  const indexAt = Math.ceil((skyAt + v) / 4) * 4;
+  const buffer = new ArrayBuffer(indexAt + 4 * i);
+  const view = new DataView(buffer);
+  [0x4d, 0x4b, 0x43, 0x4d].forEach((b, k) => view.setUint8(k, b));
+  view.setUint16(4, 1, true);
+  view.setUint8(6, 0);
+  view.setUint32(8, v, true);
+  view.setUint32(12, i, true);
+  origin.forEach((o, a) => view.setFloat64(16 + 8 * a, o, true));
+  view.setUint32(40, 1, true);
+  for (let k = 0; k < 6 * v; k++) view.setFloat32(48 + 4 * k, k + 0.5, true);
+  for (let k = 0; k < v; k++) view.setUint8(skyAt + k, 255 - k);
+  for (let k = 0; k < i; k++) view.setUint32(indexAt + 4 * k, k % v, true);
+  return buffer;
+}
+
+/** An MKCD buffer of n³ samples whose density is x + 10·y + 100·z. */
+function mkcd(n, origin = [0, 0, 0]) {
+  const buffer = new ArrayBuffer(48 + 4 * (n * n * n + n * n));
+  const view = new DataView(buffer);
+  [0x4d, 0x4b, 0x43, 0x44].forEach((b, k) => view.setUint8(k, b));
+  view.setUint16(4, 1, true);
+  for (let a = 0; a < 3; a++) view.setUint32(8 + 4 * a, n, true);
+  view.setUint32(20, 1, true);
+  origin.forEach((o, a) => view.setFloat64(24 + 8 * a, o, true));
+  let at = 48;
+  for (let z = 0; z < n; z++) for (let y = 0; y < n; y++) for (let x = 0; x < n; x++, at += 4) view.setFloat32(at, x + 10 * y + 100 * z, true);
+  for (let k = 0; k < n * n; k++, at += 4) view.setFloat32(at, 30 + (k % n), true);
+  return buffer;
+}
+
+test('an MKCM mesh decodes into views on its buffer', () => {
+  const m = decodeMesh(mkcm(5, 9));
+  assert.deepEqual(m.origin, [32, 0, -64]);
+  assert.equal(m.kind, 'smooth');
+  assert.equal(m.positions.length, 15);
+  assert.equal(m.positions[0], 0.5);
+  assert.equal(m.normals[0], 15.5);
+  assert.deepEqual([...m.sky], [255, 254, 253, 252, 251]);
+  assert.deepEqual([...m.indices], [0, 1, 2, 3, 4, 0, 1, 2, 3]);
+  assert.equal(m.positions.buffer, m.buffers[0], 'no copy');
+});
+
+test('bad cave binaries are refused with a reason', () => {
+  assert.throws(() => decodeMesh(new ArrayBuffer(8)), /8-byte answer is no MKCM/);
+  assert.throws(() => decodeMesh(mkcd(2)), /expected MKCM, got magic "MKCD"/);
+  assert.throws(() => decodeMesh(mkcm(5, 9).slice(0, -4)), /MKCM: \d+ bytes, its header says \d+/);
+  const wrongVersion = mkcm(1, 0);
+  new DataView(wrongVersion).setUint16(4, 2, true);
+  assert.throws(() => decodeMesh(wrongVersion), /version 2 is not the supported 1/);
+  assert.throws(() => decodeDensity(mkcd(3).slice(0, 60)), /MKCD: 60 bytes/);
+});
+
+test('the density field blends voxels trilinearly and treats the unknown as rock', () => {
+  const field = new DensityField();
+  const block = decodeDensity(mkcd(33, [0, 0, 0]));
+  field.add({ ...block, coord: [0, 0, 0] });
+  assert.equal(field.voxel(3, 4, 5), 543);
+  assert.equal(field.densityAt(3, 4, 5), 543);
+  assert.equal(field.densityAt(3.5, 4.25, 5.75), Math.fround(3.5 + 42.5 + 575));
+  assert.equal(field.densityAt(-0.5, 1, 1), 4, 'unloaded space is rock');
+  field.airAbove = 64;
+  assert.equal(field.densityAt(1, 70, 1), -4, 'above every surface chunk is air');
+  assert.equal(field.surfaceAt(2.5, 0), 32.5);
+  assert.equal(field.raycast({ x: 0.5, y: 0.5, z: 0.5 }, { x: 0, y: 1, z: 0 }, 10), 0.5);
+});
+
+test('Server-Timing durations are read by name', () => {
+  assert.deepEqual(serverTiming('gen;dur=1.25, mesh;dur=0.5'), { gen: 1.25, mesh: 0.5 });
+  assert.deepEqual(serverTiming(null), {});
+});
