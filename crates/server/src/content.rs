@@ -6,7 +6,7 @@
 //! in front of several replicas revalidates against any of them).
 
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use xxhash_rust::xxh3::xxh3_128;
 
@@ -19,6 +19,9 @@ pub struct Content {
     pub content_type: &'static str,
     /// The quoted strong ETag: 128-bit xxh3 of the body, in hex.
     pub etag: String,
+    /// Headers that describe the body (how to decode it), derived from
+    /// the same inputs, so equal on every replica.
+    pub headers: Vec<(HeaderName, HeaderValue)>,
 }
 
 impl Content {
@@ -30,7 +33,17 @@ impl Content {
             body,
             content_type,
             etag,
+            headers: Vec::new(),
         }
+    }
+
+    /// Adds a describing header (a value that is not a valid header value
+    /// is skipped: ours are numbers).
+    pub fn with_header(mut self, name: &'static str, value: impl std::fmt::Display) -> Content {
+        if let Ok(value) = HeaderValue::from_str(&value.to_string()) {
+            self.headers.push((HeaderName::from_static(name), value));
+        }
+        self
     }
 
     /// `value` as compact JSON.
@@ -96,6 +109,9 @@ pub fn respond(content: &Content, lifetime: Lifetime, request: &HeaderMap) -> Re
         header::CONTENT_TYPE,
         HeaderValue::from_static(content.content_type),
     );
+    for (name, value) in &content.headers {
+        headers.insert(name.clone(), value.clone());
+    }
     (StatusCode::OK, headers, Body::from(content.body.clone())).into_response()
 }
 

@@ -221,7 +221,16 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
 }
 
 /// Deserialises `bytes`, naming the field and position of any error.
+///
+/// Every body this server takes is a JSON object; anything else is refused
+/// as such (serde would otherwise read an array as a struct's fields).
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|&b| b != b'{') {
+        return Err(ApiError::malformed_body(
+            "malformed JSON body: expected a JSON object ({...})",
+        ));
+    }
     let de = &mut serde_json::Deserializer::from_slice(bytes);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();

@@ -53,6 +53,8 @@ pub enum Format {
     Svg,
     /// glTF binary.
     Glb,
+    /// A colour picture (PNG) for people to look at.
+    Preview,
 }
 
 impl Format {
@@ -66,6 +68,7 @@ impl Format {
             Format::Ascii => "ascii",
             Format::Svg => "svg",
             Format::Glb => "glb",
+            Format::Preview => "preview",
         }
     }
 
@@ -74,7 +77,7 @@ impl Format {
         match self {
             Format::Json => "application/json",
             Format::Bin | Format::R16 => "application/octet-stream",
-            Format::Png => "image/png",
+            Format::Png | Format::Preview => "image/png",
             Format::Ascii => "text/plain; charset=utf-8",
             Format::Svg => "image/svg+xml",
             Format::Glb => "model/gltf-binary",

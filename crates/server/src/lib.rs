@@ -163,7 +163,13 @@ pub fn app(store: Store, limits: Limits, viewer: Viewer) -> (Router, AppState) {
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::HEAD, Method::POST, Method::DELETE])
         .allow_headers([header::CONTENT_TYPE, header::IF_NONE_MATCH])
-        .expose_headers([header::ETAG, header::CACHE_CONTROL]);
+        .expose_headers([
+            header::ETAG,
+            header::CACHE_CONTROL,
+            header::HeaderName::from_static("mangekyo-height-min"),
+            header::HeaderName::from_static("mangekyo-height-max"),
+            header::HeaderName::from_static("mangekyo-metres-per-sample"),
+        ]);
     let trace = TraceLayer::new_for_http()
         .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
         .on_response(DefaultOnResponse::new().level(Level::INFO));

@@ -20,6 +20,8 @@ The web viewer is served at `/`.",
     tags(
         (name = "system", description = "Health, metrics, this document, generator versions"),
         (name = "planets", description = "The planet store: parameters only, chunks regenerated on demand"),
+        (name = "caves", description = "Voxel caves: manifests, chunk meshes and density"),
+        (name = "islands", description = "Islands from the example world or posted definitions"),
         (name = "dungeon", description = "Hengband fractal caves: rooms, caverns, lakes, levels"),
     )
 )]

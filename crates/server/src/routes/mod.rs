@@ -10,6 +10,7 @@ use crate::state::AppState;
 
 pub mod caves;
 pub mod dungeon;
+pub mod island_posts;
 pub mod islands;
 pub mod system;
 
@@ -20,4 +21,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(dungeon::routes())
         .merge(caves::routes())
         .merge(islands::routes())
+        .merge(island_posts::routes())
 }
