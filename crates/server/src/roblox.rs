@@ -1,0 +1,256 @@
+//! What a Roblox game server receives: chunk layers as Roblox `buffer`
+//! values in the JSON form `HttpService:JSONDecode` turns into buffers,
+//! and the one table that maps biomes to Roblox terrain materials.
+//!
+//! # The buffer form
+//! Roblox writes a `buffer` in JSON as `{"m": null, "t": "buffer",
+//! "zbase64": "…"}`: the bytes compressed as one zstd frame, then base64
+//! (standard alphabet, padded); `"base64"` instead of `"zbase64"` carries
+//! them uncompressed. `JSONDecode` gives the game a `buffer` it reads with
+//! `buffer.readf32` / `buffer.readu8` (little-endian). Sources: the issue's
+//! statement of the form, and the `roblox-buffer` crate (Kampfkarren, the
+//! selene author), whose deserialiser accepts exactly `t = "buffer"` with
+//! `base64` or `zbase64` (zstd) data; `tests/roblox.rs` decodes our answer
+//! the way Roblox does (base64 → zstd → little-endian values).
+//!
+//! # Layers
+//! Every layer is `n × n` samples, row-major, sample `i` (east, Roblox +X)
+//! fastest, then row `j` (Roblox +Z):
+//! - `height`: f32 metres above sea level (sea level is 0 m; below it the
+//!   client fills water up to 0).
+//! - `material`: u8 index into [`MATERIAL_LEGEND`] (an `Enum.Material`
+//!   name): the ground's surface material; under water, the sea floor's.
+//! - `biome`: u8 index into the planet crate's `Biome::LEGEND`.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use mangekyo_planet::{Biome, Chunk};
+use serde::Serialize;
+
+use crate::error::ApiError;
+
+/// zstd level for buffers: level 3 (zstd's default) packs a 256² f32
+/// height layer to about a third in ~1 ms; higher levels cost more CPU
+/// per chunk than they save on a loopback or datacentre link.
+pub const ZSTD_LEVEL: i32 = 3;
+
+/// Biome → Roblox terrain material (`Enum.Material` names), the single
+/// table the Luau client also reads (as `material_legend` in every
+/// answer). Under water the material is the sea floor's: Roblox water is
+/// a fill the client adds between the ground and sea level.
+///
+/// | biome | material | why |
+/// |---|---|---|
+/// | ocean | Sand | shallow shelves are sandy |
+/// | deep_ocean | Basalt | dark volcanic abyssal floor |
+/// | beach | Sand | |
+/// | desert | Sandstone | Roblox's Sand is pale beach sand; Sandstone has the orange of hot deserts |
+/// | savanna | Ground | dry bare earth between grass |
+/// | rainforest | LeafyGrass | the densest green Roblox has |
+/// | grassland | Grass | |
+/// | temperate_forest | LeafyGrass | forest floor, greener than meadow |
+/// | taiga | Mud | wet dark boreal soil |
+/// | tundra | Slate | grey, sparse, stony |
+/// | snow_ice | Snow | |
+/// | bare_rock | Rock | |
+pub const BIOME_MATERIALS: [(Biome, &str); 12] = [
+    (Biome::Ocean, "Sand"),
+    (Biome::DeepOcean, "Basalt"),
+    (Biome::Beach, "Sand"),
+    (Biome::Desert, "Sandstone"),
+    (Biome::Savanna, "Ground"),
+    (Biome::Rainforest, "LeafyGrass"),
+    (Biome::Grassland, "Grass"),
+    (Biome::TemperateForest, "LeafyGrass"),
+    (Biome::Taiga, "Mud"),
+    (Biome::Tundra, "Slate"),
+    (Biome::SnowIce, "Snow"),
+    (Biome::BareRock, "Rock"),
+];
+
+/// The distinct materials of [`BIOME_MATERIALS`], in first-use order: what
+/// a `material` sample indexes.
+pub const MATERIAL_LEGEND: [&str; 10] = [
+    "Sand",
+    "Basalt",
+    "Sandstone",
+    "Ground",
+    "LeafyGrass",
+    "Grass",
+    "Mud",
+    "Slate",
+    "Snow",
+    "Rock",
+];
+
+/// The [`MATERIAL_LEGEND`] index of a biome's material.
+pub fn material_index(biome: Biome) -> u8 {
+    let name = BIOME_MATERIALS[biome.index() as usize].1;
+    // Both tables are constants checked by a unit test.
+    MATERIAL_LEGEND
+        .iter()
+        .position(|m| *m == name)
+        .map_or(0, |i| i as u8)
+}
+
+/// A layer the Roblox endpoint can send.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RobloxLayer {
+    /// f32 metres.
+    Height,
+    /// u8 material index.
+    Material,
+    /// u8 biome index.
+    Biome,
+}
+
+impl RobloxLayer {
+    /// Every layer, in answer order.
+    pub const ALL: [RobloxLayer; 3] = [
+        RobloxLayer::Height,
+        RobloxLayer::Material,
+        RobloxLayer::Biome,
+    ];
+
+    /// The name in requests and answers.
+    pub fn name(self) -> &'static str {
+        match self {
+            RobloxLayer::Height => "height",
+            RobloxLayer::Material => "material",
+            RobloxLayer::Biome => "biome",
+        }
+    }
+
+    /// Parses a name; `at` names the request field in the error.
+    pub fn parse(name: &str, at: &str) -> Result<RobloxLayer, ApiError> {
+        RobloxLayer::ALL
+            .into_iter()
+            .find(|l| l.name() == name)
+            .ok_or_else(|| {
+                ApiError::invalid(
+                    at,
+                    format!("{at} must be height, material or biome, got {name:?}"),
+                    "height, material, biome",
+                )
+            })
+    }
+
+    /// The layer's bytes, little-endian, from a chunk sampled with heights
+    /// (for `Height`) or biomes (for the others).
+    pub fn bytes(self, chunk: &Chunk) -> Vec<u8> {
+        match self {
+            RobloxLayer::Height => chunk.height.iter().flat_map(|h| h.to_le_bytes()).collect(),
+            RobloxLayer::Material => chunk.biome.iter().map(|&b| material_index(b)).collect(),
+            RobloxLayer::Biome => chunk.biome.iter().map(|b| b.index()).collect(),
+        }
+    }
+}
+
+/// How layers travel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Roblox `buffer` JSON (zstd + base64).
+    Buffer,
+    /// Plain JSON arrays of numbers.
+    Array,
+}
+
+impl Encoding {
+    /// The name in requests.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Buffer => "buffer",
+            Encoding::Array => "array",
+        }
+    }
+
+    /// Parses `encoding`.
+    pub fn parse(name: &str) -> Result<Encoding, ApiError> {
+        match name {
+            "buffer" => Ok(Encoding::Buffer),
+            "array" => Ok(Encoding::Array),
+            _ => Err(ApiError::invalid(
+                "encoding",
+                format!("encoding must be buffer or array, got {name:?}"),
+                "buffer, array",
+            )),
+        }
+    }
+}
+
+/// A Roblox `buffer` in its JSON form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct JsonBuffer {
+    /// Metadata Roblox writes as null.
+    pub m: Option<()>,
+    /// Always `"buffer"`.
+    pub t: &'static str,
+    /// base64 of one zstd frame of the bytes.
+    pub zbase64: String,
+}
+
+impl JsonBuffer {
+    /// Compresses and encodes `bytes`.
+    pub fn new(bytes: &[u8]) -> Result<JsonBuffer, ApiError> {
+        let packed = zstd::bulk::compress(bytes, ZSTD_LEVEL)
+            .map_err(|e| ApiError::internal("zstd compression", &e))?;
+        Ok(JsonBuffer {
+            m: None,
+            t: "buffer",
+            zbase64: STANDARD.encode(packed),
+        })
+    }
+}
+
+/// One layer as JSON: a buffer, or an array of numbers.
+pub fn layer_json(
+    layer: RobloxLayer,
+    chunk: &Chunk,
+    encoding: Encoding,
+) -> Result<serde_json::Value, ApiError> {
+    let value = match (encoding, layer) {
+        (Encoding::Buffer, _) => serde_json::to_value(JsonBuffer::new(&layer.bytes(chunk))?),
+        (Encoding::Array, RobloxLayer::Height) => serde_json::to_value(&chunk.height),
+        (Encoding::Array, _) => serde_json::to_value(layer.bytes(chunk)),
+    };
+    value.map_err(|e| ApiError::internal("encoding a layer", &e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_biome_has_a_material_in_the_legend() {
+        for (k, (biome, name)) in BIOME_MATERIALS.iter().enumerate() {
+            assert_eq!(biome.index() as usize, k, "table in biome order");
+            assert!(MATERIAL_LEGEND.contains(name), "{name} not in the legend");
+            assert_eq!(MATERIAL_LEGEND[material_index(*biome) as usize], *name);
+        }
+        for m in MATERIAL_LEGEND {
+            assert!(BIOME_MATERIALS.iter().any(|(_, n)| *n == m), "{m} unused");
+        }
+    }
+
+    #[test]
+    fn buffers_round_trip_through_base64_and_zstd() {
+        let bytes: Vec<u8> = (0..10_000u32)
+            .flat_map(|v| (v as f32).to_le_bytes())
+            .collect();
+        let b = JsonBuffer::new(&bytes).unwrap();
+        let json = serde_json::to_string(&b).unwrap();
+        assert!(
+            json.starts_with(r#"{"m":null,"t":"buffer","zbase64":""#),
+            "{json}"
+        );
+        let packed = STANDARD.decode(&b.zbase64).unwrap();
+        assert_eq!(zstd::bulk::decompress(&packed, bytes.len()).unwrap(), bytes);
+    }
+
+    #[test]
+    fn bad_names_are_refused_by_field() {
+        let e = RobloxLayer::parse("heights", "layers[1]").unwrap_err();
+        assert_eq!(e.parameter.as_deref(), Some("layers[1]"));
+        assert!(Encoding::parse("base64").is_err());
+    }
+}
