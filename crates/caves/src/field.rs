@@ -2,7 +2,8 @@
 //!
 //! With `h` the surface height and `b` the ceiling buffer of the voxel's
 //! column, and `m` the worm value (`|n₁|` for sheets, `max(|n₁|, |n₂|)` for
-//! tubes), the density of voxel `(x, y, z)` is
+//! tubes, each `nᵢ` interpolated from the worm lattice, see
+//! [`crate::lattice`]), the density of voxel `(x, y, z)` is
 //!
 //! ```text
 //! S = h − y                      positive below the surface
@@ -20,12 +21,17 @@
 //! The clamp to ±[`DENSITY_CLAMP`] lets the chunk sampler skip the 3D noise
 //! wherever it cannot change the result (see `chunk`), without changing a
 //! single bit.
+//!
+//! Every term is computed in f32 from `y` as f32 (exact for |y| < 2²⁴),
+//! in the order written (`A` as `y − (h − b)`), by the point query and the
+//! box sampler alike.
 
 use mangekyo_core::noise::{Fractal, Kernel, Noise, NoiseParams};
 use mangekyo_core::{Pcg32, Seed, seed::purpose};
 
 use crate::bound;
 use crate::error::CaveError;
+use crate::lattice;
 use crate::params::{CaveMode, CaveParams};
 
 /// Densities are clamped to ±4 voxels: surface nets and normals only look
@@ -59,8 +65,8 @@ pub struct CaveField {
     pub(crate) carve_scale: f32,
     /// `w = 1 − threshold`: the worm value below which rock is carved.
     pub(crate) width: f32,
-    /// Lipschitz constant of the worm fBm, noise units per voxel.
-    pub(crate) worm_lipschitz: f64,
+    /// Spacing of the worm lattice, voxels (a power of two).
+    pub(crate) lattice: i64,
 }
 
 /// The per-column quantities: surface height and ceiling buffer.
@@ -68,6 +74,27 @@ pub struct CaveField {
 pub(crate) struct Column {
     pub(crate) h: f32,
     pub(crate) b: f32,
+}
+
+/// The larger of two values, by one comparison. Unlike `f32::max`
+/// (IEEE maxNum, which may return either zero of `max(−0, +0)`), the
+/// result's bits are fixed on every platform; and it vectorises to one
+/// instruction. Inputs are never NaN here.
+#[inline(always)]
+pub(crate) fn max(a: f32, b: f32) -> f32 {
+    if a > b { a } else { b }
+}
+
+/// The smaller of two values, by one comparison (see [`max`]).
+#[inline(always)]
+pub(crate) fn min(a: f32, b: f32) -> f32 {
+    if a < b { a } else { b }
+}
+
+/// `v` limited to ±[`DENSITY_CLAMP`].
+#[inline(always)]
+fn clamp(v: f32) -> f32 {
+    min(max(v, -DENSITY_CLAMP), DENSITY_CLAMP)
 }
 
 /// The three terms of a voxel that do not need 3D noise.
@@ -79,37 +106,33 @@ pub(crate) struct Terms {
 }
 
 impl Terms {
-    /// The terms of height `y` in `col`, computed in f64 so they are exact
-    /// for any i64 height before the single rounding to f32.
-    #[inline]
-    pub(crate) fn new(col: Column, floor: f64, y: i64) -> Terms {
-        let (h, y) = (col.h as f64, y as f64);
+    /// The terms at height `y` (a voxel's integer height as f32) in `col`,
+    /// for the floor term's zero `floor`.
+    #[inline(always)]
+    pub(crate) fn new(col: Column, floor: f32, y: f32) -> Terms {
         Terms {
-            s: (h - y) as f32,
-            a: (y - (h - col.b as f64)) as f32,
-            f: (floor - y) as f32,
+            s: col.h - y,
+            a: y - (col.h - col.b),
+            f: floor - y,
         }
     }
 
     /// The density for a carve term `c`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn density(self, c: f32) -> f32 {
-        let d = self.f.max(self.s.min(c.max(self.a)));
-        d.clamp(-DENSITY_CLAMP, DENSITY_CLAMP)
+        clamp(max(self.f, min(self.s, max(c, self.a))))
     }
 
     /// The density if the worms carve nothing (`c = +∞`).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn uncarved(self) -> f32 {
-        self.f.max(self.s).clamp(-DENSITY_CLAMP, DENSITY_CLAMP)
+        clamp(max(self.f, self.s))
     }
 
     /// The density if the worms carve everything (`c = −∞`).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn carved(self) -> f32 {
-        self.f
-            .max(self.s.min(self.a))
-            .clamp(-DENSITY_CLAMP, DENSITY_CLAMP)
+        clamp(max(self.f, min(self.s, self.a)))
     }
 
     /// The window `(lo, hi)` of carve values that change the density: for
@@ -118,8 +141,8 @@ impl Terms {
     #[inline]
     pub(crate) fn window(self) -> (f32, f32) {
         (
-            self.a.max(self.f).max(-DENSITY_CLAMP),
-            self.s.min(DENSITY_CLAMP),
+            max(max(self.a, self.f), -DENSITY_CLAMP),
+            min(self.s, DENSITY_CLAMP),
         )
     }
 }
@@ -150,12 +173,13 @@ impl CaveField {
         let p = params;
         let worm = |s| fbm(p.worm_frequency, p.worm_octaves, 0.5, 2.0, s);
         let worms = [worm(seeds[2])?, worm(seeds[3])?];
+        let finest = worms[0].octave_frequencies().fold(0.0, f64::max);
         Ok(CaveField {
             params: *p,
             seed,
             surface: fbm(p.scale, p.octaves, p.persistence, p.lacunarity, seeds[0])?,
             entrance: fbm(p.entrance_frequency, 2, 0.5, 2.0, seeds[1])?,
-            worm_lipschitz: bound::fbm3_lipschitz(&worms[0], 0.5),
+            lattice: lattice::spacing_for(finest),
             worms,
             carve_scale: (1.0 / (p.worm_frequency * CARVE_SLOPE)) as f32,
             width: 1.0 - p.tunnel_threshold,
@@ -172,9 +196,17 @@ impl CaveField {
         self.seed
     }
 
-    /// `floor_level + ½`: the floor term's zero.
-    pub(crate) fn floor(&self) -> f64 {
-        self.params.floor_level as f64 + 0.5
+    /// The spacing of the worm lattice, in voxels: the worm noises are
+    /// evaluated where all three coordinates are multiples of it and
+    /// interpolated in between (4 at the defaults, see [`crate::lattice`]).
+    pub fn lattice_spacing(&self) -> i64 {
+        self.lattice
+    }
+
+    /// `floor_level + ½`: the floor term's zero (exact in f32 for the
+    /// floor levels `validate` accepts).
+    pub(crate) fn floor(&self) -> f32 {
+        self.params.floor_level as f32 + 0.5
     }
 
     /// The surface height for a surface-noise value.
@@ -204,20 +236,13 @@ impl CaveField {
     }
 
     /// The carve term for worm values `n1` and (tubes) `n2`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn carve(&self, n1: f32, n2: f32) -> f32 {
         let m = match self.params.mode {
             CaveMode::Sheets => n1.abs(),
-            CaveMode::Tubes => n1.abs().max(n2.abs()),
+            CaveMode::Tubes => max(n1.abs(), n2.abs()),
         };
         self.carve_scale * (m - self.width)
-    }
-
-    /// The carve term from the first field alone: a lower bound of the
-    /// full one (the max can only raise it), exact in sheet mode.
-    #[inline]
-    pub(crate) fn carve_first(&self, n1: f32) -> f32 {
-        self.carve_scale * (n1.abs() - self.width)
     }
 
     /// Whether the second worm field is used at all.
@@ -225,22 +250,28 @@ impl CaveField {
         self.params.mode == CaveMode::Tubes
     }
 
-    /// The density of one voxel, by the formula, point by point. This is
-    /// the reference every chunk sample equals bit for bit.
+    /// The density of one voxel, by the formula, point by point: its
+    /// column, and where the worms matter their 8 lattice corners each,
+    /// blended in the lattice's fixed order. This is the reference every
+    /// chunk sample equals bit for bit.
     pub fn density(&self, x: i64, y: i64, z: i64) -> f32 {
-        let (fx, fy, fz) = (x as f64, y as f64, z as f64);
-        let t = Terms::new(self.column(fx, fz), self.floor(), y);
+        let t = Terms::new(self.column(x as f64, z as f64), self.floor(), y as f32);
         let (lo, hi) = t.window();
         if lo >= hi {
             return t.uncarved();
         }
-        let n1 = self.worms[0].sample3(fx, fy, fz);
-        let n2 = if self.tubes() {
-            self.worms[1].sample3(fx, fy, fz)
-        } else {
-            0.0
+        t.density(self.carve_at([x, y, z]))
+    }
+
+    /// The carve term of a voxel from the worm lattice.
+    pub(crate) fn carve_at(&self, v: [i64; 3]) -> f32 {
+        let worm = |k: usize| {
+            let (c, t) = lattice::corners(&self.worms[k], v, self.lattice);
+            lattice::trilinear(&c, t)
         };
-        t.density(self.carve(n1, n2))
+        let n1 = worm(0);
+        let n2 = if self.tubes() { worm(1) } else { 0.0 };
+        self.carve(n1, n2)
     }
 
     /// The terrain surface height at a horizontal position (continuous in
@@ -288,7 +319,7 @@ mod tests {
         let f = field(CaveMode::Tubes);
         let col = Column { h: 30.3, b: 3.0 };
         for y in -10..45 {
-            let t = Terms::new(col, f.floor(), y);
+            let t = Terms::new(col, f.floor(), y as f32);
             let (lo, hi) = t.window();
             for c in [-50.0f32, -4.0, -1.0, -0.1, 0.0, 0.1, 1.0, 4.0, 50.0] {
                 if c <= lo {

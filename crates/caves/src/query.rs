@@ -7,6 +7,7 @@
 //! and the one whose zero set the smooth mesh follows. Air is
 //! `density ≤ 0`, as in the seed's collision test.
 
+use crate::chunk::{Sampler, VoxelBox};
 use crate::field::CaveField;
 
 /// Longest ray, in voxels: a ray visits about this many cells, each a few
@@ -38,8 +39,16 @@ impl CaveField {
     pub fn density_at(&self, x: f64, y: f64, z: f64) -> f32 {
         let base = [x, y, z].map(f64::floor);
         let t = [x - base[0], y - base[1], z - base[2]].map(|v| v as f32);
-        let [bx, by, bz] = base.map(|v| v as i64);
-        let corner = |dx: i64, dy: i64, dz: i64| self.density(bx + dx, by + dy, bz + dz);
+        // The eight voxels as one 2×2×2 box: the sampler gives each the
+        // bits of `density`, sharing their columns and worm-lattice corners.
+        let voxels = Sampler::new().sample(
+            self,
+            VoxelBox {
+                min: base.map(|v| v as i64),
+                size: [2; 3],
+            },
+        );
+        let corner = |dx: usize, dy: usize, dz: usize| voxels.get(dx, dy, dz);
         let lerp = |a: f32, b: f32, t: f32| if t == 0.0 { a } else { a + t * (b - a) };
         let row = |dy, dz| {
             lerp(

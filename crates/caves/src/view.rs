@@ -139,19 +139,15 @@ pub fn entrance_map(
         size: [width, 1, height],
     };
     let cols = sample_columns(field, &b);
-    let keyed: Vec<_> = cols
-        .iter()
-        .enumerate()
-        .map(|(n, c)| (x0 + (n % width) as i64, z0 + (n / width) as i64, *c))
-        .collect();
-    let open = open_heights(field, &keyed);
+    let open = open_heights(field, [x0, z0], [width, height], &cols);
     let p = field.params();
     let mut pixels = Vec::with_capacity(width * height * 3);
-    for ((x, z, c), o) in keyed.iter().zip(&open) {
+    for (n, (c, o)) in cols.iter().zip(&open).enumerate() {
+        let (x, z) = (x0 + (n % width) as i64, z0 + (n / width) as i64);
         let t = ((c.h - p.base_height) / (2.0 * p.amplitude.max(1.0)) + 0.5).clamp(0.0, 1.0);
         let g = 70.0 + 150.0 * t;
         let mut px = [g * 0.8, g, g * 0.7];
-        if field.entrance_open(*x as f64, *z as f64) {
+        if field.entrance_open(x as f64, z as f64) {
             px = [px[0] * 0.5 + 120.0, px[1] * 0.5 + 90.0, px[2] * 0.5];
         }
         let depth = c.h - o;

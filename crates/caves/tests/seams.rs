@@ -6,7 +6,9 @@ mod common;
 
 use common::{field, world_triangles};
 use mangekyo_caves::mesh::{blocky, smooth};
-use mangekyo_caves::{CaveMode, ChunkCoord, Density, Sampler, VoxelBox, sample_chunks};
+use mangekyo_caves::{
+    CaveField, CaveMode, CaveParams, ChunkCoord, Density, Sampler, Seed, VoxelBox, sample_chunks,
+};
 use mangekyo_core::Pcg32;
 
 #[test]
@@ -37,6 +39,49 @@ fn chunk_samples_equal_point_queries() {
                         want.to_bits(),
                         "{mode:?} voxel {v:?}"
                     );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn odd_boxes_and_other_lattice_spacings_equal_point_queries() {
+    // Small boxes anywhere (negative, off the lattice, straddling the
+    // rows that need worms), for the default lattice (4) and the finer
+    // ones the spacing rule picks for faster worms (2, and 1: per voxel).
+    let mut rng = Pcg32::new(11, 3);
+    for (worm_frequency, spacing) in [(0.025, 4), (0.04, 2), (0.3, 1)] {
+        for mode in [CaveMode::Tubes, CaveMode::Sheets] {
+            let params = CaveParams {
+                mode,
+                worm_frequency,
+                ..CaveParams::default()
+            };
+            let f = CaveField::new(&params, Seed::new(5)).unwrap();
+            assert_eq!(f.lattice_spacing(), spacing);
+            let mut sampler = Sampler::new();
+            for _ in 0..40 {
+                let b = VoxelBox {
+                    min: [
+                        rng.next_int(-300, 300),
+                        rng.next_int(-6, 46),
+                        rng.next_int(-300, 300),
+                    ],
+                    size: [1, 2, 3].map(|_| rng.next_int(1, 8) as usize),
+                };
+                let s = sampler.sample(&f, b);
+                for k in 0..b.size[2] {
+                    for j in 0..b.size[1] {
+                        for i in 0..b.size[0] {
+                            let v = [0, 1, 2].map(|a| b.min[a] + [i, j, k][a] as i64);
+                            assert_eq!(
+                                s.get(i, j, k).to_bits(),
+                                f.density(v[0], v[1], v[2]).to_bits(),
+                                "{mode:?} spacing {spacing} box {b:?} voxel {v:?}"
+                            );
+                        }
+                    }
                 }
             }
         }

@@ -17,6 +17,57 @@ mod smooth;
 pub use blocky::blocky;
 pub use smooth::smooth;
 
+/// Reusable working memory of the meshers, one per thread (as
+/// [`crate::Sampler`] is for sampling): meshing many chunks with one
+/// `Mesher`, into recycled [`Mesh`]es, allocates nothing once the buffers
+/// have grown — the way `fast-surface-nets` reuses its buffer.
+#[derive(Debug, Default)]
+pub struct Mesher {
+    rock: Vec<u8>,
+    changes: Vec<u8>,
+    rows: Vec<u32>,
+    cells: Vec<u32>,
+    face: Vec<u8>,
+    mask: Vec<u16>,
+    found: [Vec<blocky::Found>; 6],
+    start: Vec<u32>,
+    next: Vec<u32>,
+    bucketed: Vec<(u32, u16)>,
+}
+
+impl Mesher {
+    /// A mesher with empty buffers.
+    pub fn new() -> Mesher {
+        Mesher::default()
+    }
+
+    /// Surface nets of `samples` into `mesh`, which is cleared first (its
+    /// capacity is kept): the same mesh as [`smooth`].
+    pub fn smooth_into(&mut self, field: &CaveField, samples: &Samples, mesh: &mut Mesh) {
+        smooth::smooth_into(self, field, samples, mesh)
+    }
+
+    /// Greedy blocky faces of `samples` into `mesh`, which is cleared
+    /// first: the same mesh as [`blocky`].
+    pub fn blocky_into(&mut self, field: &CaveField, samples: &Samples, mesh: &mut Mesh) {
+        blocky::blocky_into(self, field, samples, mesh)
+    }
+
+    /// The chosen mesher into `mesh`.
+    pub fn mesh_into(
+        &mut self,
+        field: &CaveField,
+        samples: &Samples,
+        kind: MeshKind,
+        mesh: &mut Mesh,
+    ) {
+        match kind {
+            MeshKind::Smooth => self.smooth_into(field, samples, mesh),
+            MeshKind::Blocky => self.blocky_into(field, samples, mesh),
+        }
+    }
+}
+
 use crate::chunk::Samples;
 use crate::field::CaveField;
 use crate::sky::open_heights;
@@ -59,6 +110,15 @@ impl Mesh {
         std::array::from_fn(|a| self.origin[a] as f64 + p[a] as f64)
     }
 
+    /// Empties the mesh (keeping its capacity) for a box at `origin`.
+    pub(crate) fn reset(&mut self, origin: [i64; 3]) {
+        self.origin = origin;
+        self.positions.clear();
+        self.normals.clear();
+        self.sky.clear();
+        self.indices.clear();
+    }
+
     /// Smallest and largest local position, or `None` for an empty mesh.
     pub fn bounds(&self) -> Option<([f32; 3], [f32; 3])> {
         let first = *self.positions.first()?;
@@ -86,23 +146,16 @@ pub enum MeshKind {
 
 /// Meshes `samples` with the chosen mesher.
 pub fn mesh(field: &CaveField, samples: &Samples, kind: MeshKind) -> Mesh {
-    match kind {
-        MeshKind::Smooth => smooth(field, samples),
-        MeshKind::Blocky => blocky(field, samples),
-    }
+    let mut out = Mesh::default();
+    Mesher::new().mesh_into(field, samples, kind, &mut out);
+    out
 }
 
 /// The open height of every column of the box (`k · nx + i`).
 pub(crate) fn box_open_heights(field: &CaveField, samples: &Samples) -> Vec<f32> {
-    let [nx, _, _] = samples.bounds.size;
+    let [nx, _, nz] = samples.bounds.size;
     let [x0, _, z0] = samples.bounds.min;
-    let cols: Vec<_> = samples
-        .columns
-        .iter()
-        .enumerate()
-        .map(|(n, c)| (x0 + (n % nx) as i64, z0 + (n / nx) as i64, *c))
-        .collect();
-    open_heights(field, &cols)
+    open_heights(field, [x0, z0], [nx, nz], &samples.columns)
 }
 
 /// The mesh origin of a box: its first owned voxel.
@@ -116,8 +169,44 @@ pub fn mesh_chunks(field: &CaveField, coords: &[crate::ChunkCoord], kind: MeshKi
     use rayon::prelude::*;
     coords
         .par_iter()
-        .map_init(crate::Sampler::new, |s, &c| {
-            mesh(field, &s.chunk(field, c), kind)
-        })
+        .map_init(
+            || (crate::Sampler::new(), Mesher::new()),
+            |(s, m), &c| {
+                let mut out = Mesh::default();
+                m.mesh_into(field, &s.chunk(field, c), kind, &mut out);
+                out
+            },
+        )
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CaveParams, ChunkCoord, Sampler, Seed};
+
+    #[test]
+    fn a_reused_mesher_gives_the_fresh_meshes() {
+        let f = CaveField::new(&CaveParams::default(), Seed::new(42)).unwrap();
+        let mut sampler = Sampler::new();
+        let (mut mesher, mut out) = (Mesher::new(), Mesh::default());
+        // A dense chunk, a sparse one, a uniform one, and a larger box.
+        let boxes = [
+            ChunkCoord::new(2, 0, 3).padded_box(),
+            ChunkCoord::new(0, 1, 0).padded_box(),
+            ChunkCoord::new(0, 3, 0).padded_box(),
+            crate::VoxelBox {
+                min: [-40, -1, 7],
+                size: [70, 40, 20],
+            },
+        ];
+        for b in boxes {
+            let s = sampler.sample(&f, b);
+            for kind in [MeshKind::Smooth, MeshKind::Blocky] {
+                mesher.mesh_into(&f, &s, kind, &mut out);
+                assert_eq!(out, mesh(&f, &s, kind), "{b:?} {kind:?}");
+            }
+        }
+        assert!(out.is_empty() || out.vertex_count() > 0);
+    }
 }
