@@ -6,6 +6,7 @@
 //! (CLI, server) pick an encoder from here and write the bytes somewhere.
 //!
 //! - [`png`]: 8-bit grey/RGB/RGBA and 16-bit grey PNG, and a decoder for tests.
+//! - [`heightmap`]: 16-bit quantisation, R16 and raw f32 (little-endian), Terrarium RGB.
 //!
 //! ```
 //! let pixels = vec![0u8, 128, 255, 64];
@@ -15,6 +16,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod heightmap;
 pub mod gltf;
 pub mod obj;
 pub mod png;

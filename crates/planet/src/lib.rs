@@ -1,2 +1,86 @@
-//! A planet as one continuous seeded function of the sphere, sampled into seamless chunks.
+//! A planet as one continuous seeded function of the sphere, sampled into
+//! seamless chunks.
+//!
+//! A planet is its parameters ([`PlanetParams`]: seed, radius, pixel size,
+//! sea level, plate activity, humidity, axial tilt, sunlight). From them
+//! [`Planet::new`] builds one function of the direction on the sphere —
+//! height, temperature, humidity and biome — evaluated in 3D, so it has no
+//! seams anywhere. A chunk is a sampling of that function through a map
+//! projection ([`Projection`]: equirectangular, cube, tangent-adjusted
+//! cube, octahedral) at a level of detail; neighbouring chunks compute
+//! their shared edge samples from the same integer indices and therefore
+//! agree bit for bit, and where two map points are one sphere point (cube
+//! edges, the octahedral fold, the date line, the poles) both give the
+//! same bits too.
+//!
+//! # Brief overview
+//! - [`PlanetParams`]: what is stored about a planet (JSON via serde).
+//! - [`Planet`]: the built function; [`Planet::sample_chunk`],
+//!   [`Planet::sample_chunks`] (parallel), [`Planet::sample_dirs`],
+//!   [`Planet::sample_tile`] (Web Mercator) and [`Planet::preview`].
+//! - [`PlanetSpace`] and [`ChunkAddress`]: how many samples go around the
+//!   planet, how each projection's map is cut into 256 × 256 chunks at
+//!   every level of detail, and which chunk holds a latitude/longitude.
+//! - [`Chunk`]: the sampled layers, with its JSON shape ([`Chunk::json`]).
+//!
+//! # Which projection for what
+//! Measured cell areas (largest/smallest, `mangekyo planet projections`):
+//! tangent cube about 1.41, plain cube and octahedral about 5.2,
+//! equirectangular unbounded (a pole is a whole row). Chunks should use
+//! the **tangent cube**: the most even cells, square faces, six sheets
+//! whose twelve edges join exactly. Whole-planet fields (climate, plates,
+//! a planet-wide texture) suit the **octahedral** map: one square with no
+//! gaps, continuous across its border by mirroring, so a single 2D array
+//! with simple neighbour rules covers the sphere. Equirectangular is for
+//! previews and GIS interchange.
+//!
+//! # Determinism
+//! Every sample is a pure function of (parameters, projection, level,
+//! integer sample index). Rayon parallelises over chunks (and preview
+//! bands) only and collects by index; nothing is reduced in parallel.
+//! [`GENERATOR_VERSION`] changes whenever any output changes.
+//!
+//! ```
+//! use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Planet, PlanetParams, Projection};
+//! let planet = Planet::new(PlanetParams { radius: 200_000.0, pixel_size: 50.0, ..PlanetParams::default() })?;
+//! let at = |cx| ChunkRequest {
+//!     address: ChunkAddress { projection: Projection::TangentCube, lod: 0, cx, cy: 3 },
+//!     edge: Edge::Shared,
+//!     layers: Layers::HEIGHT,
+//! };
+//! let (left, right) = (planet.sample_chunk(&at(4))?, planet.sample_chunk(&at(5))?);
+//! for j in 0..257 {
+//!     assert_eq!(left.height[j * 257 + 256].to_bits(), right.height[j * 257].to_bits());
+//! }
+//! # Ok::<(), mangekyo_planet::PlanetError>(())
+//! ```
 #![deny(missing_docs)]
+
+pub mod biome;
+pub mod chunk;
+mod climate;
+pub mod distortion;
+mod error;
+pub mod geo;
+pub mod layers;
+mod params;
+mod planet;
+pub mod projection;
+pub mod space;
+mod terrain;
+pub mod tile;
+pub mod view;
+
+pub use biome::Biome;
+pub use chunk::{Chunk, ChunkRequest, Edge, Layers};
+pub use error::PlanetError;
+pub use geo::{Dir, LatLon};
+pub use params::{DEFAULT_SEED, PlanetParams};
+pub use planet::{Planet, Samples};
+pub use projection::{CubeFace, MapPoint, Projection};
+pub use space::{CHUNK_SIZE, ChunkAddress, PlanetSpace};
+pub use tile::TileRequest;
+
+/// The version of the planet function. Bump it whenever any sample of any
+/// planet changes (the golden hashes in the tests say when).
+pub const GENERATOR_VERSION: u32 = 1;

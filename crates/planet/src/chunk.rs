@@ -1,0 +1,301 @@
+//! Chunk requests and sampled chunks: which layers, which edge mode, and
+//! the JSON shape served to clients.
+
+use crate::biome::Biome;
+use crate::projection::CubeFace;
+use crate::space::{CHUNK_SIZE, ChunkAddress};
+use crate::{GENERATOR_VERSION, PlanetError};
+use serde::{Deserialize, Serialize};
+
+/// Whether a chunk repeats its neighbours' first row and column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Edge {
+    /// 256 × 256 samples; neighbouring chunks do not overlap.
+    #[default]
+    Exclusive,
+    /// 257 × 257 samples: the last row and column are the next chunks'
+    /// first, bit for bit (the heightmap size Unity, Unreal and Godot import).
+    Shared,
+}
+
+impl Edge {
+    /// Samples along a side.
+    pub fn size(self) -> u32 {
+        match self {
+            Edge::Exclusive => CHUNK_SIZE,
+            Edge::Shared => CHUNK_SIZE + 1,
+        }
+    }
+
+    /// The name used in JSON and URLs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Edge::Exclusive => "exclusive",
+            Edge::Shared => "shared",
+        }
+    }
+}
+
+impl std::str::FromStr for Edge {
+    type Err = PlanetError;
+    fn from_str(s: &str) -> Result<Edge, PlanetError> {
+        match s {
+            "exclusive" | "256" => Ok(Edge::Exclusive),
+            "shared" | "257" => Ok(Edge::Shared),
+            _ => Err(PlanetError::Name {
+                what: "edge",
+                value: s.to_string(),
+                allowed: "exclusive, shared",
+            }),
+        }
+    }
+}
+
+/// Which layers to sample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Layers {
+    /// Height in metres above sea level.
+    pub height: bool,
+    /// Mean annual temperature in °C.
+    pub temperature: bool,
+    /// Humidity in 0..=1.
+    pub humidity: bool,
+    /// Biome index.
+    pub biome: bool,
+}
+
+impl Layers {
+    /// Every layer.
+    pub const ALL: Layers = Layers {
+        height: true,
+        temperature: true,
+        humidity: true,
+        biome: true,
+    };
+    /// Heights only.
+    pub const HEIGHT: Layers = Layers {
+        height: true,
+        temperature: false,
+        humidity: false,
+        biome: false,
+    };
+
+    /// Parses a comma-separated list (`height,biome`, or `all`).
+    pub fn parse(list: &str) -> Result<Layers, PlanetError> {
+        let mut l = Layers {
+            height: false,
+            temperature: false,
+            humidity: false,
+            biome: false,
+        };
+        for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match name {
+                "all" => l = Layers::ALL,
+                "height" => l.height = true,
+                "temperature" => l.temperature = true,
+                "humidity" => l.humidity = true,
+                "biome" => l.biome = true,
+                _ => {
+                    return Err(PlanetError::Name {
+                        what: "layer",
+                        value: name.to_string(),
+                        allowed: "height, temperature, humidity, biome, all",
+                    });
+                }
+            }
+        }
+        if l.is_empty() {
+            return Err(PlanetError::Name {
+                what: "layer",
+                value: list.to_string(),
+                allowed: "height, temperature, humidity, biome, all",
+            });
+        }
+        Ok(l)
+    }
+
+    /// Whether no layer is selected.
+    pub fn is_empty(&self) -> bool {
+        !(self.height || self.temperature || self.humidity || self.biome)
+    }
+}
+
+impl Default for Layers {
+    fn default() -> Self {
+        Layers::ALL
+    }
+}
+
+/// One chunk to sample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ChunkRequest {
+    /// Where.
+    pub address: ChunkAddress,
+    /// 256 or 257 samples per side.
+    pub edge: Edge,
+    /// What.
+    pub layers: Layers,
+}
+
+/// A sampled chunk: row-major layers of `size × size` samples (empty when
+/// not requested).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chunk {
+    /// Where it was sampled.
+    pub address: ChunkAddress,
+    /// The cube face (cube projections only).
+    pub face: Option<CubeFace>,
+    /// 256 or 257.
+    pub edge: Edge,
+    /// Samples per side.
+    pub size: u32,
+    /// Nominal sample spacing in metres (along the equator).
+    pub metres_per_sample: f64,
+    /// Height in metres above sea level.
+    pub height: Vec<f32>,
+    /// Mean annual temperature in °C.
+    pub temperature: Vec<f32>,
+    /// Humidity in 0..=1.
+    pub humidity: Vec<f32>,
+    /// Biomes.
+    pub biome: Vec<Biome>,
+}
+
+/// The JSON of a chunk (serialise with serde). Layers not requested are
+/// omitted; `biome` holds indices into `biome_legend`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChunkJson<'a> {
+    /// Projection name.
+    pub projection: &'static str,
+    /// Cube face name (`+x` …) or null.
+    pub face: Option<&'static str>,
+    /// Level of detail.
+    pub lod: u32,
+    /// Chunk column.
+    pub cx: u32,
+    /// Chunk row.
+    pub cy: u32,
+    /// Samples per row.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// `exclusive` (256) or `shared` (257).
+    pub edge: &'static str,
+    /// Nominal sample spacing in metres.
+    pub metres_per_sample: f64,
+    /// The generator version that made it.
+    pub generator_version: u32,
+    /// The layers, row-major.
+    pub layers: JsonLayers<'a>,
+    /// Biome names by index.
+    pub biome_legend: &'static [&'static str],
+}
+
+/// The layer arrays of [`ChunkJson`].
+#[derive(Clone, Debug, Serialize)]
+pub struct JsonLayers<'a> {
+    /// Metres above sea level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub height: Option<&'a [f32]>,
+    /// °C.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<&'a [f32]>,
+    /// 0..=1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub humidity: Option<&'a [f32]>,
+    /// Indices into `biome_legend`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub biome: Option<Vec<u8>>,
+}
+
+fn some_if<T>(v: &[T]) -> Option<&[T]> {
+    (!v.is_empty()).then_some(v)
+}
+
+impl Chunk {
+    /// The chunk in the served JSON shape.
+    pub fn json(&self) -> ChunkJson<'_> {
+        ChunkJson {
+            projection: self.address.projection.name(),
+            face: self.face.map(CubeFace::name),
+            lod: self.address.lod,
+            cx: self.address.cx,
+            cy: self.address.cy,
+            width: self.size,
+            height: self.size,
+            edge: self.edge.name(),
+            metres_per_sample: self.metres_per_sample,
+            generator_version: GENERATOR_VERSION,
+            layers: JsonLayers {
+                height: some_if(&self.height),
+                temperature: some_if(&self.temperature),
+                humidity: some_if(&self.humidity),
+                biome: some_if(&self.biome).map(|b| b.iter().map(|b| b.index()).collect()),
+            },
+            biome_legend: &Biome::LEGEND,
+        }
+    }
+
+    /// Describes the chunk's heightmap for a sidecar file next to an
+    /// encoded one (`format`: `png16`, `r16` or `f32`; `min`/`max`: the
+    /// heights that 0 and 65535 stand for).
+    pub fn heightmap_info(&self, format: &'static str, min: f32, max: f32) -> HeightmapInfo {
+        HeightmapInfo {
+            format,
+            width: self.size,
+            height: self.size,
+            byte_order: if format == "png16" { "big" } else { "little" },
+            metres_per_sample: self.metres_per_sample,
+            min_height: min,
+            max_height: max,
+            decode: if format == "f32" {
+                "height_m = sample"
+            } else {
+                "height_m = min_height + sample / 65535 * (max_height - min_height)"
+            },
+            projection: self.address.projection.name(),
+            face: self.face.map(CubeFace::name),
+            lod: self.address.lod,
+            cx: self.address.cx,
+            cy: self.address.cy,
+            edge: self.edge.name(),
+            generator_version: GENERATOR_VERSION,
+        }
+    }
+}
+
+/// The sidecar JSON of an encoded heightmap.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HeightmapInfo {
+    /// `png16`, `r16` or `f32`.
+    pub format: &'static str,
+    /// Samples per row.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// `little` (R16, f32) or `big` (PNG).
+    pub byte_order: &'static str,
+    /// Nominal sample spacing in metres.
+    pub metres_per_sample: f64,
+    /// The lowest height, metres (sample value 0).
+    pub min_height: f32,
+    /// The highest height, metres (sample value 65535).
+    pub max_height: f32,
+    /// How to turn a sample into metres.
+    pub decode: &'static str,
+    /// Projection name.
+    pub projection: &'static str,
+    /// Cube face or null.
+    pub face: Option<&'static str>,
+    /// Level of detail.
+    pub lod: u32,
+    /// Chunk column.
+    pub cx: u32,
+    /// Chunk row.
+    pub cy: u32,
+    /// `exclusive` or `shared`.
+    pub edge: &'static str,
+    /// The generator version.
+    pub generator_version: u32,
+}

@@ -1,0 +1,270 @@
+//! The planet: validated parameters with their built noise layers, and the
+//! sampling of chunks and arbitrary directions.
+
+use crate::biome::Biome;
+use crate::chunk::{Chunk, ChunkRequest, Layers};
+use crate::climate::{Climate, ocean_nearness};
+use crate::geo::Dir;
+use crate::layers::{Detail, Layer, NoiseBackend, Noises, Positions};
+use crate::space::PlanetSpace;
+use crate::terrain::{self, BLOCK, Scratch, Shape};
+use crate::{PlanetError, PlanetParams};
+use mangekyo_core::noise::Noise;
+use rayon::prelude::*;
+
+/// A planet, ready to sample. Built once from its parameters (which it
+/// validates); cheap to share between threads (`Send + Sync`).
+#[derive(Clone, Debug)]
+pub struct Planet {
+    params: PlanetParams,
+    space: PlanetSpace,
+    noises: Noises,
+    shape: Shape,
+    climate: Climate,
+}
+
+/// Samples at arbitrary directions, one entry per direction in each
+/// requested layer (empty when not requested).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Samples {
+    /// Metres above sea level.
+    pub height: Vec<f32>,
+    /// Mean annual temperature, °C.
+    pub temperature: Vec<f32>,
+    /// Humidity, 0..=1.
+    pub humidity: Vec<f32>,
+    /// Biomes.
+    pub biome: Vec<Biome>,
+}
+
+/// Per-block working memory.
+#[derive(Debug, Default)]
+struct Work {
+    pos: [Vec<f64>; 3],
+    terrain: Scratch,
+    height: Vec<f32>,
+    temperature: Vec<f32>,
+    humidity: Vec<f32>,
+    noise: Vec<f32>,
+}
+
+impl Planet {
+    /// Validates `params` and builds the planet's noise layers and sea level.
+    pub fn new(params: PlanetParams) -> Result<Planet, PlanetError> {
+        params.validate()?;
+        let space = PlanetSpace::new(&params);
+        let noises = Noises::new(params.seed, params.radius, space.metres_per_sample(0));
+        let shape = Shape {
+            threshold: terrain::sea_threshold(&noises, params.radius, params.sea_level),
+            plate_activity: params.plate_activity as f32,
+        };
+        let climate = Climate::new(
+            params.axial_tilt,
+            params.solar_intensity,
+            params.humidity_global,
+        );
+        Ok(Planet {
+            params,
+            space,
+            noises,
+            shape,
+            climate,
+        })
+    }
+
+    /// The parameters it was built from.
+    pub fn params(&self) -> &PlanetParams {
+        &self.params
+    }
+
+    /// Its sample grids.
+    pub fn space(&self) -> &PlanetSpace {
+        &self.space
+    }
+
+    /// The noise of one layer (its octave plan), for documentation and
+    /// for benchmarks that rebuild the planet function on another library.
+    pub fn layer_noise(&self, layer: Layer) -> &Noise {
+        self.noises.get(layer)
+    }
+
+    /// The planet's own noise backend.
+    pub(crate) fn noise_backend(&self) -> &Noises {
+        &self.noises
+    }
+
+    /// The octaves kept at a sample spacing of `spacing` metres.
+    pub fn detail(&self, spacing: f64) -> Detail {
+        Detail::for_spacing(&self.noises, spacing)
+    }
+
+    /// The octaves kept at level of detail `lod`.
+    pub fn detail_at_lod(&self, lod: u32) -> Detail {
+        self.detail(self.space.metres_per_sample(lod))
+    }
+
+    /// Samples one chunk.
+    pub fn sample_chunk(&self, req: &ChunkRequest) -> Result<Chunk, PlanetError> {
+        self.sample_chunk_with(&self.noises, req)
+    }
+
+    /// Samples one chunk with another noise backend (benchmarks).
+    pub fn sample_chunk_with(
+        &self,
+        backend: &dyn NoiseBackend,
+        req: &ChunkRequest,
+    ) -> Result<Chunk, PlanetError> {
+        self.space.check(&req.address)?;
+        if req.layers.is_empty() {
+            return Err(PlanetError::address("layers", "none", "at least one layer"));
+        }
+        let size = req.edge.size();
+        let dirs = self.space.directions_unchecked(&req.address, size);
+        let detail = self.detail_at_lod(req.address.lod);
+        let s = self.evaluate(backend, &detail, &dirs, req.layers);
+        Ok(Chunk {
+            address: req.address,
+            face: self.space.face_of(&req.address).0,
+            edge: req.edge,
+            size,
+            metres_per_sample: self.space.metres_per_sample(req.address.lod),
+            height: s.height,
+            temperature: s.temperature,
+            humidity: s.humidity,
+            biome: s.biome,
+        })
+    }
+
+    /// Samples many chunks in parallel (rayon), each exactly as
+    /// [`Planet::sample_chunk`] would alone; results are in request order.
+    pub fn sample_chunks(&self, reqs: &[ChunkRequest]) -> Vec<Result<Chunk, PlanetError>> {
+        reqs.par_iter().map(|r| self.sample_chunk(r)).collect()
+    }
+
+    /// Samples arbitrary directions (unit vectors) at a sample spacing of
+    /// `spacing` metres (which decides the octaves kept).
+    pub fn sample_dirs(
+        &self,
+        dirs: &[Dir],
+        spacing: f64,
+        layers: Layers,
+    ) -> Result<Samples, PlanetError> {
+        if !(spacing.is_finite() && spacing > 0.0) {
+            return Err(PlanetError::address(
+                "spacing",
+                spacing,
+                "a finite number of metres > 0",
+            ));
+        }
+        for (k, d) in dirs.iter().enumerate() {
+            let n2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+            if (n2 - 1.0).abs() >= 1e-9 || n2.is_nan() {
+                return Err(PlanetError::address(
+                    "direction",
+                    format!("#{k} {d:?}"),
+                    "a unit vector",
+                ));
+            }
+        }
+        Ok(self.evaluate(&self.noises, &self.detail(spacing), dirs, layers))
+    }
+
+    /// The planet function at `dirs`, block by block.
+    pub(crate) fn evaluate(
+        &self,
+        backend: &dyn NoiseBackend,
+        detail: &Detail,
+        dirs: &[Dir],
+        layers: Layers,
+    ) -> Samples {
+        let mut out = Samples::default();
+        let mut work = Work::default();
+        for block in dirs.chunks(BLOCK) {
+            self.evaluate_block(backend, detail, block, layers, &mut work, &mut out);
+        }
+        out
+    }
+
+    fn evaluate_block(
+        &self,
+        backend: &dyn NoiseBackend,
+        detail: &Detail,
+        dirs: &[Dir],
+        layers: Layers,
+        w: &mut Work,
+        out: &mut Samples,
+    ) {
+        let n = dirs.len();
+        let r = self.params.radius;
+        let Work {
+            pos: buf,
+            terrain: scratch,
+            height,
+            temperature,
+            humidity,
+            noise,
+        } = w;
+        for (axis, p) in buf.iter_mut().enumerate() {
+            p.clear();
+            p.extend(dirs.iter().map(|d| d[axis] * r));
+        }
+        let [x, y, z] = &*buf;
+        let pos = Positions { x, y, z };
+        let need_height = layers.height || layers.temperature || layers.biome;
+        let need_temperature = layers.temperature || layers.biome;
+        let need_humidity = layers.humidity || layers.biome;
+        for v in [&mut *height, &mut *temperature, &mut *humidity, &mut *noise] {
+            v.clear();
+            v.resize(n, 0.0);
+        }
+        if need_height {
+            terrain::heights(backend, detail, &self.shape, pos, scratch, height);
+        }
+        if need_temperature {
+            terrain::fill(backend, detail, Layer::Temperature, pos, noise);
+            for i in 0..n {
+                temperature[i] = self.climate.temperature(dirs[i][2], height[i], noise[i]);
+            }
+        }
+        if need_humidity {
+            if !need_height {
+                terrain::land(backend, detail, &self.shape, pos, &mut scratch.land);
+            }
+            self.humidity(backend, detail, dirs, pos, &scratch.land, noise, humidity);
+        }
+        if layers.height {
+            out.height.extend_from_slice(height);
+        }
+        if layers.temperature {
+            out.temperature.extend_from_slice(temperature);
+        }
+        if layers.humidity {
+            out.humidity.extend_from_slice(humidity);
+        }
+        if layers.biome {
+            out.biome
+                .extend((0..n).map(|i| Biome::classify(height[i], temperature[i], humidity[i])));
+        }
+    }
+
+    /// Humidity from nearness to the ocean (read off the continent field,
+    /// the planet's own low-pass: no mountains or detail, nothing finer
+    /// than 0.011 R) and the humidity noise.
+    #[allow(clippy::too_many_arguments)]
+    fn humidity(
+        &self,
+        backend: &dyn NoiseBackend,
+        detail: &Detail,
+        dirs: &[Dir],
+        pos: Positions<'_>,
+        land: &[f32],
+        noise: &mut [f32],
+        out: &mut [f32],
+    ) {
+        terrain::fill(backend, detail, Layer::Humidity, pos, noise);
+        for i in 0..dirs.len() {
+            let nearness = ocean_nearness(land[i]);
+            out[i] = self.climate.humidity(dirs[i][2], nearness, noise[i]);
+        }
+    }
+}

@@ -1,0 +1,338 @@
+//! Colour pictures of a planet: biome colours with hill shading, for the
+//! whole planet (equirectangular) or for one chunk. Pure RGB buffers; the
+//! edges encode them (PNG).
+
+use crate::PlanetError;
+use crate::biome::Biome;
+use crate::chunk::{Chunk, Layers};
+use crate::geo::Dir;
+use crate::planet::{Planet, Samples};
+use rayon::prelude::*;
+
+/// An 8-bit RGB image, row-major, 3 bytes per pixel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RgbImage {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width × height × 3` bytes.
+    pub pixels: Vec<u8>,
+}
+
+/// Widest whole-planet preview, pixels.
+pub const MAX_PREVIEW_WIDTH: u32 = 16_384;
+
+/// Rows sampled per parallel task of a preview.
+const PREVIEW_BAND: usize = 8;
+
+/// Which layer a whole-planet preview shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PreviewLayer {
+    /// Biome colours with hill shading.
+    #[default]
+    Biome,
+    /// Hypsometric tints (sea blue, lowland green to mountain brown and white) with hill shading.
+    Height,
+    /// Mean annual temperature, −40 °C (blue) to +40 °C (red).
+    Temperature,
+    /// Humidity, 0 (brown) to 1 (blue-green).
+    Humidity,
+}
+
+impl std::str::FromStr for PreviewLayer {
+    type Err = PlanetError;
+    fn from_str(s: &str) -> Result<Self, PlanetError> {
+        match s {
+            "biome" => Ok(PreviewLayer::Biome),
+            "height" => Ok(PreviewLayer::Height),
+            "temperature" => Ok(PreviewLayer::Temperature),
+            "humidity" => Ok(PreviewLayer::Humidity),
+            _ => Err(PlanetError::Name {
+                what: "preview layer",
+                value: s.to_string(),
+                allowed: "biome, height, temperature, humidity",
+            }),
+        }
+    }
+}
+
+/// Linear interpolation through colour stops `(value, rgb)` sorted by value.
+fn ramp(stops: &[(f32, [f32; 3])], v: f32) -> [f32; 3] {
+    let first = stops[0];
+    if v <= first.0 {
+        return first.1;
+    }
+    for w in stops.windows(2) {
+        let ((a, ca), (b, cb)) = (w[0], w[1]);
+        if v <= b {
+            let t = (v - a) / (b - a);
+            return [0, 1, 2].map(|c| ca[c] + (cb[c] - ca[c]) * t);
+        }
+    }
+    stops[stops.len() - 1].1
+}
+
+/// Hypsometric tint of a height in metres.
+fn height_colour(h: f32) -> [f32; 3] {
+    ramp(
+        &[
+            (-6000.0, [8.0, 24.0, 70.0]),
+            (-200.0, [40.0, 100.0, 170.0]),
+            (-0.01, [90.0, 160.0, 210.0]),
+            (0.0, [70.0, 130.0, 70.0]),
+            (400.0, [140.0, 170.0, 90.0]),
+            (1500.0, [190.0, 170.0, 110.0]),
+            (3000.0, [140.0, 110.0, 90.0]),
+            (5000.0, [245.0, 245.0, 245.0]),
+        ],
+        h,
+    )
+}
+
+fn temperature_colour(t: f32) -> [f32; 3] {
+    ramp(
+        &[
+            (-40.0, [40.0, 0.0, 120.0]),
+            (-20.0, [40.0, 80.0, 220.0]),
+            (0.0, [230.0, 240.0, 255.0]),
+            (15.0, [250.0, 210.0, 80.0]),
+            (30.0, [220.0, 60.0, 30.0]),
+            (40.0, [120.0, 0.0, 20.0]),
+        ],
+        t,
+    )
+}
+
+fn humidity_colour(h: f32) -> [f32; 3] {
+    ramp(
+        &[
+            (0.0, [150.0, 100.0, 50.0]),
+            (0.3, [230.0, 210.0, 120.0]),
+            (0.6, [70.0, 170.0, 70.0]),
+            (1.0, [20.0, 90.0, 140.0]),
+        ],
+        h,
+    )
+}
+
+/// The colour of a biome; the sea gets darker with depth.
+pub fn biome_colour(b: Biome, height: f32) -> [f32; 3] {
+    match b {
+        Biome::Ocean | Biome::DeepOcean => {
+            let t = (-height / 5000.0).clamp(0.0, 1.0);
+            let (shallow, deep) = ([70.0, 140.0, 200.0], [12.0, 32.0, 90.0]);
+            [0, 1, 2].map(|c| shallow[c] + (deep[c] - shallow[c]) * t.sqrt())
+        }
+        Biome::Beach => [232.0, 218.0, 165.0],
+        Biome::Desert => [222.0, 196.0, 132.0],
+        Biome::Savanna => [178.0, 170.0, 86.0],
+        Biome::Rainforest => [32.0, 112.0, 42.0],
+        Biome::Grassland => [136.0, 172.0, 84.0],
+        Biome::TemperateForest => [62.0, 132.0, 62.0],
+        Biome::Taiga => [58.0, 98.0, 80.0],
+        Biome::Tundra => [152.0, 150.0, 122.0],
+        Biome::SnowIce => [242.0, 246.0, 250.0],
+        Biome::BareRock => [128.0, 118.0, 108.0],
+    }
+}
+
+/// Lambertian light from the north-west, 45° up, relative to flat ground
+/// (1 = flat, 0 = facing away).
+fn shade(dzdx: f32, dzdy: f32) -> f32 {
+    // Image x is east and y is south: the light comes from −x, −y.
+    let (lx, ly, lz) = (-0.5f32, -0.5f32, std::f32::consts::FRAC_1_SQRT_2);
+    let (nx, ny, nz) = (-dzdx, -dzdy, 1.0f32);
+    let len = (nx * nx + ny * ny + nz * nz).sqrt();
+    ((nx * lx + ny * ly + nz * lz) / len / lz).max(0.0)
+}
+
+/// Colours with hill shading on land. `dx(row)` is the east–west sample
+/// spacing of a row in metres, `dy` the north–south one; `wrap` joins the
+/// left and right edges (a whole-planet sheet).
+struct Canvas<'a> {
+    heights: &'a [f32],
+    colours: &'a [[f32; 3]],
+    width: usize,
+    dx: &'a (dyn Fn(usize) -> f64 + Sync),
+    dy: f64,
+    exaggeration: f32,
+    wrap: bool,
+}
+
+impl Canvas<'_> {
+    fn render(&self) -> Vec<u8> {
+        let rows: Vec<Vec<u8>> = (0..self.heights.len() / self.width)
+            .into_par_iter()
+            .map(|y| self.row(y))
+            .collect();
+        rows.concat()
+    }
+
+    fn row(&self, y: usize) -> Vec<u8> {
+        let (w, rows) = (self.width, self.heights.len() / self.width);
+        let land = |x: usize, y: usize| self.heights[y * w + x].max(0.0);
+        let (up, down) = (y.saturating_sub(1), (y + 1).min(rows - 1));
+        let ddy = (self.dy * (down - up) as f64) as f32;
+        let dx = (self.dx)(y) as f32;
+        let mut row = Vec::with_capacity(w * 3);
+        for x in 0..w {
+            let (left, right) = if self.wrap {
+                ((x + w - 1) % w, (x + 1) % w)
+            } else {
+                (x.saturating_sub(1), (x + 1).min(w - 1))
+            };
+            let span = if self.wrap { 2 } else { right - left };
+            let dzdx = (land(right, y) - land(left, y)) / (dx * span as f32).max(1e-6);
+            let dzdy = (land(x, down) - land(x, up)) / ddy.max(1e-6);
+            let light = if self.heights[y * w + x] < 0.0 {
+                1.0
+            } else {
+                shade(dzdx * self.exaggeration, dzdy * self.exaggeration)
+            };
+            let k = (0.3 + 0.7 * light).min(1.35);
+            row.extend(self.colours[y * w + x].map(|c| (c * k).round().clamp(0.0, 255.0) as u8));
+        }
+        row
+    }
+}
+
+/// The colours of `layer` for sampled values.
+fn colours(layer: PreviewLayer, s: &Samples) -> Vec<[f32; 3]> {
+    match layer {
+        PreviewLayer::Biome => s
+            .biome
+            .iter()
+            .zip(&s.height)
+            .map(|(&b, &h)| biome_colour(b, h))
+            .collect(),
+        PreviewLayer::Height => s.height.iter().map(|&h| height_colour(h)).collect(),
+        PreviewLayer::Temperature => s
+            .temperature
+            .iter()
+            .map(|&t| temperature_colour(t))
+            .collect(),
+        PreviewLayer::Humidity => s.humidity.iter().map(|&h| humidity_colour(h)).collect(),
+    }
+}
+
+fn preview_layers(layer: PreviewLayer) -> Layers {
+    Layers {
+        height: true,
+        temperature: layer == PreviewLayer::Temperature,
+        humidity: layer == PreviewLayer::Humidity,
+        biome: layer == PreviewLayer::Biome,
+    }
+}
+
+impl Planet {
+    /// The whole planet as an equirectangular biome map with hill shading,
+    /// `width × width/2` pixels (sampled at pixel centres, at the level of
+    /// detail of the pixel size). `progress` is called with the number of
+    /// rows just finished (from worker threads).
+    pub fn preview(
+        &self,
+        width: u32,
+        layer: PreviewLayer,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<RgbImage, PlanetError> {
+        if !(16..=MAX_PREVIEW_WIDTH).contains(&width) || !width.is_multiple_of(2) {
+            return Err(PlanetError::address(
+                "width",
+                width,
+                format!("an even number in 16..={MAX_PREVIEW_WIDTH}"),
+            ));
+        }
+        let (w, h) = (width as usize, width as usize / 2);
+        let spacing = 2.0 * std::f64::consts::PI * self.params().radius / w as f64;
+        let detail = self.detail(spacing);
+        let lons: Vec<(f64, f64)> = (0..w)
+            .map(|x| {
+                let lon = std::f64::consts::PI * ((2 * x + 1) as f64 / w as f64 - 1.0);
+                (libm::cos(lon), libm::sin(lon))
+            })
+            .collect();
+        let bands: Vec<_> = (0..h.div_ceil(PREVIEW_BAND))
+            .into_par_iter()
+            .map(|band| {
+                let rows = band * PREVIEW_BAND..((band + 1) * PREVIEW_BAND).min(h);
+                let count = rows.len() as u64;
+                let dirs: Vec<Dir> = rows
+                    .flat_map(|y| {
+                        let lat =
+                            std::f64::consts::FRAC_PI_2 * (1.0 - (2 * y + 1) as f64 / h as f64);
+                        let (c, s) = (libm::cos(lat), libm::sin(lat));
+                        lons.iter().map(move |&(cl, sl)| [c * cl, c * sl, s])
+                    })
+                    .collect();
+                let samples =
+                    self.evaluate(self.noise_backend(), &detail, &dirs, preview_layers(layer));
+                progress(count);
+                (colours(layer, &samples), samples.height)
+            })
+            .collect();
+        let heights: Vec<f32> = bands.iter().flat_map(|b| b.1.iter().copied()).collect();
+        let tints: Vec<[f32; 3]> = bands.iter().flat_map(|b| b.0.iter().copied()).collect();
+        let dx = |y: usize| {
+            let lat = std::f64::consts::FRAC_PI_2 * (1.0 - (2 * y + 1) as f64 / h as f64);
+            spacing * libm::cos(lat).max(0.05)
+        };
+        let canvas = Canvas {
+            heights: &heights,
+            colours: &tints,
+            width: w,
+            dx: &dx,
+            dy: spacing,
+            exaggeration: PREVIEW_EXAGGERATION,
+            wrap: true,
+        };
+        let pixels = canvas.render();
+        Ok(RgbImage {
+            width,
+            height: h as u32,
+            pixels,
+        })
+    }
+}
+
+/// Vertical exaggeration of the whole-planet preview's hill shading: its
+/// pixels are tens of kilometres wide, so real slopes would barely show.
+pub const PREVIEW_EXAGGERATION: f32 = 12.0;
+
+/// Vertical exaggeration of a chunk preview's hill shading.
+pub const CHUNK_EXAGGERATION: f32 = 2.0;
+
+/// A chunk as a biome-coloured, hill-shaded picture. The chunk must have
+/// its height and biome layers.
+pub fn chunk_preview(chunk: &Chunk) -> Result<RgbImage, PlanetError> {
+    let n = chunk.size as usize;
+    if chunk.height.len() != n * n || chunk.biome.len() != n * n {
+        return Err(PlanetError::address(
+            "layers",
+            "without height and biome",
+            "height and biome for a preview",
+        ));
+    }
+    let spacing = chunk.metres_per_sample;
+    let tints: Vec<[f32; 3]> = chunk
+        .biome
+        .iter()
+        .zip(&chunk.height)
+        .map(|(&b, &h)| biome_colour(b, h))
+        .collect();
+    let canvas = Canvas {
+        heights: &chunk.height,
+        colours: &tints,
+        width: n,
+        dx: &|_| spacing,
+        dy: spacing,
+        exaggeration: CHUNK_EXAGGERATION,
+        wrap: false,
+    };
+    let pixels = canvas.render();
+    Ok(RgbImage {
+        width: chunk.size,
+        height: chunk.size,
+        pixels,
+    })
+}

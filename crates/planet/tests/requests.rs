@@ -1,0 +1,317 @@
+//! Requests as a server receives them: malformed parameters and chunk or
+//! tile addresses get errors that name the culprit; good chunks serialise
+//! to the documented JSON shape and sidecar.
+
+use mangekyo_planet::view::{PreviewLayer, chunk_preview};
+use mangekyo_planet::{
+    Biome, ChunkAddress, ChunkRequest, Edge, LatLon, Layers, Planet, PlanetError, PlanetParams,
+    Projection, TileRequest,
+};
+
+fn small() -> Planet {
+    Planet::new(PlanetParams {
+        radius: 300_000.0,
+        pixel_size: 10.0,
+        ..PlanetParams::default()
+    })
+    .unwrap()
+}
+
+fn named(e: PlanetError, what: &str) {
+    let text = e.to_string();
+    assert!(text.contains(what), "error should name `{what}`: {text}");
+}
+
+#[test]
+fn malformed_parameters_are_named() {
+    for (json, what) in [
+        (r#"{"radius": -5}"#, "radius"),
+        (r#"{"pixel_size": 0}"#, "pixel_size"),
+        (r#"{"sea_level": 2}"#, "sea_level"),
+        (r#"{"axial_tilt": 120}"#, "axial_tilt"),
+        (r#"{"solar_intensity": 9}"#, "solar_intensity"),
+        (r#"{"humidity_global": -1}"#, "humidity_global"),
+        (r#"{"plate_activity": 3}"#, "plate_activity"),
+        (r#"{"generator_version": 99}"#, "generator_version"),
+    ] {
+        let p: PlanetParams = serde_json::from_str(json).unwrap();
+        named(Planet::new(p).unwrap_err(), what);
+    }
+    for (json, what) in [
+        (r#"{"raduis": 5}"#, "raduis"),
+        (r#"{"seed": "x"}"#, "seed"),
+        (r#"{"radius": }"#, "line 1"),
+    ] {
+        let e = serde_json::from_str::<PlanetParams>(json)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(what) || what == "seed", "{json}: {e}");
+    }
+}
+
+#[test]
+fn malformed_chunk_addresses_are_named() {
+    let planet = small();
+    let space = planet.space();
+    let ok = ChunkAddress {
+        projection: Projection::TangentCube,
+        lod: 0,
+        cx: 0,
+        cy: 0,
+    };
+    let (w, h) = space.chunk_grid(Projection::TangentCube, 0);
+    for (address, what) in [
+        (
+            ChunkAddress {
+                lod: space.max_lod() + 1,
+                ..ok
+            },
+            "lod",
+        ),
+        (ChunkAddress { cx: w as u32, ..ok }, "cx"),
+        (ChunkAddress { cy: h as u32, ..ok }, "cy"),
+        (
+            ChunkAddress {
+                cx: u32::MAX,
+                cy: u32::MAX,
+                ..ok
+            },
+            "cx",
+        ),
+        (
+            ChunkAddress {
+                lod: u32::MAX,
+                ..ok
+            },
+            "lod",
+        ),
+    ] {
+        named(
+            planet
+                .sample_chunk(&ChunkRequest {
+                    address,
+                    edge: Edge::Shared,
+                    layers: Layers::ALL,
+                })
+                .unwrap_err(),
+            what,
+        );
+    }
+    let none = Layers {
+        height: false,
+        temperature: false,
+        humidity: false,
+        biome: false,
+    };
+    named(
+        planet
+            .sample_chunk(&ChunkRequest {
+                address: ok,
+                edge: Edge::Shared,
+                layers: none,
+            })
+            .unwrap_err(),
+        "layers",
+    );
+    named("mercator".parse::<Projection>().unwrap_err(), "mercator");
+    named("258".parse::<Edge>().unwrap_err(), "edge");
+    named(Layers::parse("height,rain").unwrap_err(), "rain");
+    named(
+        space
+            .locate(
+                Projection::Cube,
+                0,
+                LatLon {
+                    lat: f64::NAN,
+                    lon: 0.0,
+                },
+            )
+            .unwrap_err(),
+        "lat",
+    );
+    named(
+        planet
+            .sample_dirs(&[[2.0, 0.0, 0.0]], 10.0, Layers::ALL)
+            .unwrap_err(),
+        "direction",
+    );
+    named(
+        planet
+            .sample_dirs(&[[1.0, 0.0, 0.0]], f64::NAN, Layers::ALL)
+            .unwrap_err(),
+        "spacing",
+    );
+    named(
+        planet
+            .sample_tile(
+                &TileRequest {
+                    z: 3,
+                    x: 8,
+                    y: 0,
+                    size: 256,
+                },
+                Layers::HEIGHT,
+            )
+            .unwrap_err(),
+        "x",
+    );
+    named(
+        planet
+            .preview(15, PreviewLayer::Biome, &|_| {})
+            .unwrap_err(),
+        "width",
+    );
+}
+
+#[test]
+fn a_chunk_serialises_to_the_documented_shape() {
+    let planet = small();
+    for (p, face) in [
+        (Projection::TangentCube, serde_json::json!("+x")),
+        (Projection::Octahedral, serde_json::Value::Null),
+    ] {
+        let address = ChunkAddress {
+            projection: p,
+            lod: 1,
+            cx: 2,
+            cy: 3,
+        };
+        let chunk = planet
+            .sample_chunk(&ChunkRequest {
+                address,
+                edge: Edge::Shared,
+                layers: Layers::ALL,
+            })
+            .unwrap();
+        let v = serde_json::to_value(chunk.json()).unwrap();
+        assert_eq!(v["projection"], p.name());
+        assert_eq!(v["face"], face);
+        assert_eq!(
+            (v["lod"].as_u64(), v["cx"].as_u64(), v["cy"].as_u64()),
+            (Some(1), Some(2), Some(3))
+        );
+        assert_eq!(
+            (v["width"].as_u64(), v["height"].as_u64()),
+            (Some(257), Some(257))
+        );
+        assert!(
+            (v["metres_per_sample"].as_f64().unwrap() - planet.space().metres_per_sample(1)).abs()
+                < 1e-12
+        );
+        for layer in ["height", "temperature", "humidity", "biome"] {
+            assert_eq!(
+                v["layers"][layer].as_array().map(Vec::len),
+                Some(257 * 257),
+                "{layer}"
+            );
+        }
+        let legend = v["biome_legend"].as_array().unwrap();
+        assert_eq!(legend.len(), Biome::ALL.len());
+        assert!(
+            v["layers"]["biome"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|b| (b.as_u64().unwrap() as usize) < legend.len())
+        );
+        assert_eq!(
+            v["layers"]["height"][0].as_f64().unwrap() as f32,
+            chunk.height[0]
+        );
+        assert!(
+            v["layers"]["humidity"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|h| (0.0..=1.0).contains(&h.as_f64().unwrap()))
+        );
+    }
+    let address = ChunkAddress {
+        projection: Projection::Equirectangular,
+        lod: 0,
+        cx: 0,
+        cy: 0,
+    };
+    let heights = planet
+        .sample_chunk(&ChunkRequest {
+            address,
+            edge: Edge::Exclusive,
+            layers: Layers::HEIGHT,
+        })
+        .unwrap();
+    let v = serde_json::to_value(heights.json()).unwrap();
+    assert!(
+        v["layers"].get("temperature").is_none()
+            && v["layers"]["height"].as_array().unwrap().len() == 256 * 256
+    );
+    let info = serde_json::to_value(heights.heightmap_info("r16", -10.0, 20.0)).unwrap();
+    assert_eq!(
+        (
+            info["byte_order"].as_str(),
+            info["width"].as_u64(),
+            info["min_height"].as_f64()
+        ),
+        (Some("little"), Some(256), Some(-10.0))
+    );
+    assert_eq!(info["projection"], "equirectangular");
+}
+
+#[test]
+fn previews_have_the_size_asked_for() {
+    let planet = small();
+    let image = planet.preview(64, PreviewLayer::Height, &|_| {}).unwrap();
+    assert_eq!(
+        (image.width, image.height, image.pixels.len()),
+        (64, 32, 64 * 32 * 3)
+    );
+    let address = ChunkAddress {
+        projection: Projection::TangentCube,
+        lod: 0,
+        cx: 5,
+        cy: 5,
+    };
+    let chunk = planet
+        .sample_chunk(&ChunkRequest {
+            address,
+            edge: Edge::Shared,
+            layers: Layers::ALL,
+        })
+        .unwrap();
+    let pic = chunk_preview(&chunk).unwrap();
+    assert_eq!(pic.pixels.len(), 257 * 257 * 3);
+    let heights_only = planet
+        .sample_chunk(&ChunkRequest {
+            address,
+            edge: Edge::Shared,
+            layers: Layers::HEIGHT,
+        })
+        .unwrap();
+    assert!(chunk_preview(&heights_only).is_err());
+}
+
+#[test]
+fn tiles_sample_the_same_planet() {
+    let planet = small();
+    let t = planet
+        .sample_tile(
+            &TileRequest {
+                z: 2,
+                x: 1,
+                y: 1,
+                size: 64,
+            },
+            Layers::HEIGHT,
+        )
+        .unwrap();
+    assert_eq!(t.height.len(), 64 * 64);
+    let d = TileRequest {
+        z: 2,
+        x: 1,
+        y: 1,
+        size: 64,
+    }
+    .directions();
+    let spacing = 2.0 * std::f64::consts::PI * planet.params().radius / (64.0 * 4.0);
+    let direct = planet.sample_dirs(&d, spacing, Layers::HEIGHT).unwrap();
+    assert_eq!(direct.height, t.height);
+}

@@ -1,0 +1,343 @@
+//! Seams are tested, not assumed: neighbouring 257-sample chunks agree bit
+//! for bit on their shared edge in every projection, and where two map
+//! samples are one sphere point (cube edges, the octahedral border fold,
+//! the date line, the poles) both chunks hold the same bits.
+
+use mangekyo_planet::{
+    CHUNK_SIZE, Chunk, ChunkAddress, ChunkRequest, CubeFace, Dir, Edge, Layers, Planet,
+    PlanetParams, Projection,
+};
+use std::collections::BTreeMap;
+
+const N: usize = CHUNK_SIZE as usize + 1;
+
+/// A small planet (cube faces of 76 chunks at lod 0, 38 at max lod 1).
+fn small() -> Planet {
+    Planet::new(PlanetParams {
+        radius: 250_000.0,
+        pixel_size: 20.0,
+        ..PlanetParams::default()
+    })
+    .unwrap()
+}
+
+/// A tiny planet (3 chunks along a cube face edge) whose edges can be
+/// swept completely.
+fn tiny() -> Planet {
+    Planet::new(PlanetParams {
+        radius: 10_000.0,
+        pixel_size: 20.0,
+        ..PlanetParams::default()
+    })
+    .unwrap()
+}
+
+fn earth() -> Planet {
+    Planet::new(PlanetParams::default()).unwrap()
+}
+
+/// Samples chunks once each (all layers, shared edges).
+struct Chunks<'a> {
+    planet: &'a Planet,
+    layers: Layers,
+    cache: BTreeMap<ChunkAddress, Chunk>,
+}
+
+impl<'a> Chunks<'a> {
+    fn new(planet: &'a Planet) -> Self {
+        Chunks {
+            planet,
+            layers: Layers::ALL,
+            cache: BTreeMap::new(),
+        }
+    }
+
+    fn heights(planet: &'a Planet) -> Self {
+        Chunks {
+            planet,
+            layers: Layers::HEIGHT,
+            cache: BTreeMap::new(),
+        }
+    }
+
+    fn get(&mut self, address: ChunkAddress) -> &Chunk {
+        let (planet, layers) = (self.planet, self.layers);
+        self.cache.entry(address).or_insert_with(|| {
+            planet
+                .sample_chunk(&ChunkRequest {
+                    address,
+                    edge: Edge::Shared,
+                    layers,
+                })
+                .unwrap()
+        })
+    }
+
+    /// The bits of every sampled layer at sample (i, j).
+    fn bits(&mut self, address: ChunkAddress, i: usize, j: usize) -> Vec<u32> {
+        let c = self.get(address);
+        let k = j * N + i;
+        let floats = [&c.height, &c.temperature, &c.humidity];
+        let mut out: Vec<u32> = floats
+            .iter()
+            .filter(|l| !l.is_empty())
+            .map(|l| l[k].to_bits())
+            .collect();
+        out.extend(c.biome.get(k).map(|b| u32::from(b.index())));
+        out
+    }
+}
+
+fn addr(projection: Projection, lod: u32, cx: u64, cy: u64) -> ChunkAddress {
+    ChunkAddress {
+        projection,
+        lod,
+        cx: cx as u32,
+        cy: cy as u32,
+    }
+}
+
+/// Right and bottom neighbours inside one sheet share their edge samples.
+fn check_neighbours(planet: &Planet, projection: Projection, lod: u32, spots: &[(u64, u64)]) {
+    let mut chunks = Chunks::new(planet);
+    let (w, h) = planet.space().chunk_grid(projection, lod);
+    let per_face = if projection.has_faces() { w / 3 } else { w };
+    for &(cx, cy) in spots {
+        let a = addr(projection, lod, cx, cy);
+        if cx % per_face + 1 < per_face {
+            let right = addr(projection, lod, cx + 1, cy);
+            for j in 0..N {
+                assert_eq!(
+                    chunks.bits(a, N - 1, j),
+                    chunks.bits(right, 0, j),
+                    "{a:?} right edge, row {j}"
+                );
+            }
+        }
+        let per_face_rows = if projection.has_faces() { h / 2 } else { h };
+        if cy % per_face_rows + 1 < per_face_rows {
+            let below = addr(projection, lod, cx, cy + 1);
+            for i in 0..N {
+                assert_eq!(
+                    chunks.bits(a, i, N - 1),
+                    chunks.bits(below, i, 0),
+                    "{a:?} bottom edge, column {i}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn neighbouring_chunks_share_their_edges_in_every_projection() {
+    let (small, earth) = (small(), earth());
+    for projection in Projection::ALL {
+        for lod in [0, small.space().max_lod()] {
+            let (w, h) = small.space().chunk_grid(projection, lod);
+            check_neighbours(
+                &small,
+                projection,
+                lod,
+                &[(0, 0), (w / 3, h / 2), (w - 2, h - 2), (1, h - 2)],
+            );
+        }
+        let (w, h) = earth.space().chunk_grid(projection, 0);
+        check_neighbours(&earth, projection, 0, &[(w / 2, h / 3)]);
+        let top = earth.space().max_lod();
+        let (w, h) = earth.space().chunk_grid(projection, top);
+        check_neighbours(&earth, projection, top, &[(w / 5, h / 2), (w - 2, 0)]);
+    }
+}
+
+#[test]
+fn the_date_line_and_the_poles_are_one_set_of_points() {
+    let planet = small();
+    let mut chunks = Chunks::new(&planet);
+    let p = Projection::Equirectangular;
+    let lod = 0;
+    let (w, h) = planet.space().chunk_grid(p, lod);
+    for cy in [0, h / 2, h - 1] {
+        for j in 0..N {
+            assert_eq!(
+                chunks.bits(addr(p, lod, w - 1, cy), N - 1, j),
+                chunks.bits(addr(p, lod, 0, cy), 0, j),
+                "row {j} of chunk row {cy}"
+            );
+        }
+    }
+    let north = chunks.bits(addr(p, lod, 0, 0), 0, 0);
+    let south = chunks.bits(addr(p, lod, 0, h - 1), 0, N - 1);
+    for cx in [0, 1, w / 2, w - 1] {
+        for i in 0..N {
+            assert_eq!(
+                chunks.bits(addr(p, lod, cx, 0), i, 0),
+                north,
+                "north pole, chunk {cx} column {i}"
+            );
+            assert_eq!(
+                chunks.bits(addr(p, lod, cx, h - 1), i, N - 1),
+                south,
+                "south pole, chunk {cx} column {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_octahedral_border_folds_onto_itself() {
+    for (planet, all_layers) in [(small(), true), (earth(), false)] {
+        let mut chunks = if all_layers {
+            Chunks::new(&planet)
+        } else {
+            Chunks::heights(&planet)
+        };
+        let p = Projection::Octahedral;
+        let lod = planet.space().max_lod();
+        let (n, _) = planet.space().chunk_grid(p, lod);
+        let cells = n * CHUNK_SIZE as u64;
+        // Global sample g on the border and its mirror cells − g, over
+        // chunks at both ends and the middle (a set closed under mirroring).
+        let at = |g: u64| {
+            (
+                (g / 256).min(n - 1),
+                (g - (g / 256).min(n - 1) * 256) as usize,
+            )
+        };
+        let spans = [0, n / 2, n - 1].map(|c| c * 256..=c * 256 + 256);
+        for g in spans.into_iter().flatten() {
+            let ((c, k), (mc, mk)) = (at(g), at(cells - g));
+            let last = n - 1;
+            assert_eq!(
+                chunks.bits(addr(p, lod, last, c), N - 1, k),
+                chunks.bits(addr(p, lod, last, mc), N - 1, mk),
+                "right border {g}"
+            );
+            assert_eq!(
+                chunks.bits(addr(p, lod, 0, c), 0, k),
+                chunks.bits(addr(p, lod, 0, mc), 0, mk),
+                "left border {g}"
+            );
+            assert_eq!(
+                chunks.bits(addr(p, lod, c, 0), k, 0),
+                chunks.bits(addr(p, lod, mc, 0), mk, 0),
+                "top border {g}"
+            );
+            assert_eq!(
+                chunks.bits(addr(p, lod, c, last), k, N - 1),
+                chunks.bits(addr(p, lod, mc, last), mk, N - 1),
+                "bottom border {g}"
+            );
+        }
+        let pole = chunks.bits(addr(p, lod, 0, 0), 0, 0);
+        assert_eq!(chunks.bits(addr(p, lod, n - 1, n - 1), N - 1, N - 1), pole);
+        assert_eq!(chunks.bits(addr(p, lod, 0, n - 1), 0, N - 1), pole);
+    }
+}
+
+/// Where direction `d` lies on face `f`'s sample grid at `lod`, if it lies
+/// on that face at a whole sample: the chunk (in the atlas) and the sample.
+fn on_face(
+    planet: &Planet,
+    p: Projection,
+    lod: u32,
+    f: CubeFace,
+    d: Dir,
+) -> Option<(ChunkAddress, usize, usize)> {
+    let [n, r, down] = f.axes();
+    let dot = |a: Dir, b: Dir| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let depth = dot(d, n);
+    if depth <= 0.0 {
+        return None;
+    }
+    let (a, b) = (dot(d, r) / depth, dot(d, down) / depth);
+    if a.abs() > 1.0 + 1e-9 || b.abs() > 1.0 + 1e-9 {
+        return None;
+    }
+    let unwarp = |t: f64| {
+        if p == Projection::TangentCube {
+            libm::atan(t.clamp(-1.0, 1.0)) / std::f64::consts::FRAC_PI_4
+        } else {
+            t
+        }
+    };
+    let (cells, _) = planet.space().sheet_cells(p);
+    let per = planet.space().chunk_grid(p, lod).0 / 3;
+    let index = |s: f64| {
+        let x = (s + 1.0) * 0.5 * cells as f64 / f64::from(1u32 << lod);
+        let k = x.round();
+        ((x - k).abs() < 1e-5).then(|| {
+            let g = k as u64;
+            let c = (g / 256).min(per - 1);
+            (c, (g - c * 256) as usize)
+        })
+    };
+    let ((cx, i), (cy, j)) = (index(unwarp(a))?, index(unwarp(b))?);
+    let fi = f.index() as u64;
+    Some((addr(p, lod, cx + per * (fi % 3), cy + per * (fi / 3)), i, j))
+}
+
+/// Every sample on the face edges of the chosen chunks (indices along an
+/// edge), seen from the other face (or two faces at a corner), holds the
+/// same bits there.
+fn check_cube_edges(planet: &Planet, p: Projection, lod: u32, along: &[u64]) {
+    let mut chunks = Chunks::heights(planet);
+    let per = planet.space().chunk_grid(p, lod).0 / 3;
+    let mut matched = 0;
+    for fa in CubeFace::ALL {
+        let fi = fa.index() as u64;
+        let (ox, oy) = (per * (fi % 3), per * (fi / 3));
+        for &c in along.iter().filter(|&&c| c < per) {
+            for k in 0..N {
+                // The four edges of face A.
+                let edges = [
+                    (addr(p, lod, ox, oy + c), 0, k),
+                    (addr(p, lod, ox + per - 1, oy + c), N - 1, k),
+                    (addr(p, lod, ox + c, oy), k, 0),
+                    (addr(p, lod, ox + c, oy + per - 1), k, N - 1),
+                ];
+                for (a, i, j) in edges {
+                    let d = planet
+                        .space()
+                        .sample_direction(&a, i as u32, j as u32)
+                        .unwrap();
+                    for fb in CubeFace::ALL.into_iter().filter(|&f| f != fa) {
+                        if let Some((b, bi, bj)) = on_face(planet, p, lod, fb, d) {
+                            let (x, y) = (chunks.bits(a, i, j), chunks.bits(b, bi, bj));
+                            assert_eq!(
+                                x, y,
+                                "{p} lod {lod}: {fa:?} {a:?} ({i}, {j}) vs {fb:?} {b:?} ({bi}, {bj})"
+                            );
+                            matched += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let chosen = along.iter().filter(|&&c| c < per).count();
+    assert!(
+        matched >= 6 * 4 * chosen * (N - 1),
+        "{p} lod {lod}: only {matched} edge samples matched"
+    );
+}
+
+#[test]
+fn every_cube_edge_joins_bit_for_bit() {
+    let planet = tiny();
+    let all: Vec<u64> = (0..planet.space().quarter_chunks()).collect();
+    for p in [Projection::Cube, Projection::TangentCube] {
+        check_cube_edges(&planet, p, 0, &all);
+    }
+}
+
+#[test]
+fn cube_edges_join_on_an_earth_sized_planet() {
+    let planet = earth();
+    for p in [Projection::Cube, Projection::TangentCube] {
+        let per = planet.space().chunk_grid(p, 9).0 / 3;
+        check_cube_edges(&planet, p, 9, &[0, per / 2, per - 1]);
+    }
+    // And at full detail, one chunk at each end of every edge.
+    let per = planet.space().quarter_chunks();
+    check_cube_edges(&planet, Projection::TangentCube, 0, &[0, per - 1]);
+}
