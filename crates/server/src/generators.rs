@@ -20,6 +20,10 @@ pub const GENERATORS: &[Generator] = &[
         version: mangekyo_dungeon::GENERATOR_VERSION,
     },
     Generator {
+        name: "planet",
+        version: mangekyo_planet::GENERATOR_VERSION,
+    },
+    Generator {
         name: "caves",
         version: mangekyo_caves::GENERATOR_VERSION,
     },

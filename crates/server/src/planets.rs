@@ -1,74 +1,176 @@
-//! Planets as the server holds them: the stored record, its parameter
-//! hash, kept in memory for a few seconds per replica.
+//! Planets as the server holds them: the stored record, its parameters
+//! parsed and checked by the planet crate, the parameter hash that pins
+//! URLs, and the built planet function, kept in memory per replica.
 //!
 //! Parameters are immutable (a planet is never edited, only deleted), so a
 //! replica may keep a planet as long as it likes for URLs pinned by the
 //! parameter hash; the short time-to-live only bounds how long a replica
 //! keeps serving a planet another replica deleted.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use mangekyo_store::{Planet, Store};
+use axum::http::StatusCode;
+use mangekyo_planet::{GENERATOR_VERSION, Planet, PlanetError, PlanetParams};
+use mangekyo_store::Store;
 use quick_cache::sync::Cache;
-use xxhash_rust::xxh3::xxh3_64;
 
+use crate::content::Lifetime;
 use crate::error::ApiError;
+use crate::extract::Params;
+use crate::generated::UNPINNED_SECONDS;
 
 /// How long a replica trusts its copy of a planet record.
 pub const PLANET_TTL: Duration = Duration::from_secs(10);
 
-/// Planet records kept per replica (they are a few hundred bytes each).
-const PLANET_CACHE_ITEMS: usize = 10_000;
+/// Planet records kept per replica (a record is a few hundred bytes; a
+/// built planet holds its noise plans, a few KiB).
+const PLANET_CACHE_ITEMS: usize = 4096;
 
-/// A stored planet and its parameter hash.
+/// A stored planet, ready to generate from.
 #[derive(Debug)]
 pub struct LoadedPlanet {
     /// The record from the store.
-    pub record: Planet,
-    /// [`params_hash`] of the record's parameters.
+    pub record: mangekyo_store::Planet,
+    /// The parameters, or why this build cannot generate them.
+    params: Result<PlanetParams, ApiError>,
+    /// `PlanetParams::content_hash` in hex: the `p` of pinned URLs.
     pub params_hash: String,
+    built: OnceLock<Result<Arc<Planet>, ApiError>>,
 }
 
-/// The hash that pins a planet's parameters in URLs: 64-bit xxh3 of the
-/// canonical JSON text, in hex, so equal parameters hash equally on every
-/// replica.
-pub fn params_hash(params: &serde_json::Value) -> String {
-    let mut text = String::new();
-    canonical_json(params, &mut text);
-    format!("{:016x}", xxh3_64(text.as_bytes()))
+impl LoadedPlanet {
+    /// Parses and checks a record's parameters.
+    pub fn new(record: mangekyo_store::Planet) -> LoadedPlanet {
+        let params = parse_params(record.params.clone()).map_err(|e| unusable(&record, &e));
+        let params_hash = match &params {
+            Ok(p) => params_hash(p),
+            Err(_) => String::new(),
+        };
+        LoadedPlanet {
+            record,
+            params,
+            params_hash,
+            built: OnceLock::new(),
+        }
+    }
+
+    /// The parameters, if this build can generate them.
+    pub fn params(&self) -> Result<&PlanetParams, ApiError> {
+        self.params.as_ref().map_err(Clone::clone)
+    }
+
+    /// The planet function, built on first use (this is CPU work: call it
+    /// from generation jobs, not from async code).
+    pub fn planet(&self) -> Result<Arc<Planet>, ApiError> {
+        self.built
+            .get_or_init(|| {
+                let params = *self.params()?;
+                Planet::new(params)
+                    .map(Arc::new)
+                    .map_err(|e| planet_error(&e))
+            })
+            .clone()
+    }
+
+    /// The cache lifetime of a URL of this planet: immutable when it pins
+    /// both the generator version (`v`) and this planet's parameter hash
+    /// (`p`), short when it pins neither; a URL pinning other values names
+    /// content this server cannot produce (404).
+    pub fn lifetime(&self, query: &Params) -> Result<Lifetime, ApiError> {
+        self.params()?;
+        let v = query.parse::<u32>("v", "a generator version number")?;
+        let p = query.text("p");
+        let gone = |parameter: &str, message: String, expected: String| ApiError {
+            status: StatusCode::NOT_FOUND,
+            code: "version_unavailable",
+            message,
+            parameter: Some(parameter.to_owned()),
+            expected: Some(expected),
+        };
+        if let Some(v) = v.filter(|&v| v != GENERATOR_VERSION) {
+            let message = format!(
+                "this server runs planet generator version {GENERATOR_VERSION}; v={v} cannot be produced here"
+            );
+            return Err(gone("v", message, GENERATOR_VERSION.to_string()));
+        }
+        if let Some(p) = p.filter(|&p| p != self.params_hash) {
+            let message = format!(
+                "planet {} has parameter hash {}; the URL asks for p={p} (another planet, or another store)",
+                self.record.id, self.params_hash
+            );
+            return Err(gone("p", message, self.params_hash.clone()));
+        }
+        Ok(if v.is_some() && p.is_some() {
+            Lifetime::Immutable
+        } else {
+            Lifetime::Seconds(UNPINNED_SECONDS)
+        })
+    }
+
+    /// `?v=…&p=…` for this planet's pinned URLs.
+    pub fn pin_query(&self) -> String {
+        format!("v={GENERATOR_VERSION}&p={}", self.params_hash)
+    }
 }
 
-/// Compact JSON with object keys sorted at every level. serde_json sorts
-/// keys already unless some crate in the build turns on its
-/// `preserve_order` feature; this does not depend on that.
-fn canonical_json(value: &serde_json::Value, out: &mut String) {
-    match value {
-        serde_json::Value::Object(map) => {
-            let mut entries: Vec<_> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
-            for (i, (key, v)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&serde_json::Value::String(key.clone()).to_string());
-                out.push(':');
-                canonical_json(v, out);
-            }
-            out.push('}');
+/// The `p` of pinned URLs: the planet crate's content hash of the
+/// parameters (their exact bits), in hex; equal on every replica.
+pub fn params_hash(params: &PlanetParams) -> String {
+    format!("{:016x}", params.content_hash())
+}
+
+/// Parses a parameter object (omitted fields take the planet crate's
+/// defaults) and checks it, naming the field at fault as `params.<field>`.
+pub fn parse_params(value: serde_json::Value) -> Result<PlanetParams, ApiError> {
+    let params: PlanetParams = serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = format!("params.{}", e.path());
+        ApiError::invalid(
+            &path,
+            format!("{path}: {}", e.inner()),
+            "see PlanetParams in /openapi.json",
+        )
+    })?;
+    params.validate().map_err(|e| planet_error(&e))?;
+    Ok(params)
+}
+
+/// A planet crate refusal as an HTTP answer naming the parameter: `params.x`
+/// for planet parameters, the URL's own name (`lod`, `cx`, `projection`, …)
+/// for addresses.
+pub fn planet_error(err: &PlanetError) -> ApiError {
+    let message = err.to_string();
+    match err {
+        PlanetError::Param { name, allowed, .. } => {
+            ApiError::invalid(&format!("params.{name}"), message, allowed.clone())
         }
-        serde_json::Value::Array(items) => {
-            out.push('[');
-            for (i, v) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                canonical_json(v, out);
-            }
-            out.push(']');
+        PlanetError::Address { what, allowed, .. } => {
+            ApiError::invalid(what, message, allowed.clone())
         }
-        scalar => out.push_str(&scalar.to_string()),
+        PlanetError::Name { what, allowed, .. } => {
+            let parameter = match *what {
+                "layer" => "layers",
+                "preview layer" => "layer",
+                other => other,
+            };
+            ApiError::invalid(parameter, message, *allowed)
+        }
+        _ => ApiError::invalid("request", message, "see /openapi.json"),
+    }
+}
+
+/// Why a stored planet cannot be generated by this build (409: the request
+/// is fine, the stored planet is from another generator version).
+fn unusable(record: &mangekyo_store::Planet, err: &ApiError) -> ApiError {
+    ApiError {
+        status: StatusCode::CONFLICT,
+        code: "planet_unusable",
+        message: format!(
+            "planet {} was stored for planet generator version {} and this server (version {GENERATOR_VERSION}) cannot use it: {}",
+            record.id, record.generator_version, err.message
+        ),
+        parameter: err.parameter.clone(),
+        expected: err.expected.clone(),
     }
 }
 
@@ -99,22 +201,16 @@ impl PlanetCache {
         {
             return Ok(planet);
         }
-        let record = store
-            .get(id)
-            .await?
-            .ok_or_else(|| ApiError::not_found(format!("there is no planet {id}")))?;
-        let planet = Arc::new(self.load(record));
-        self.cache.insert(id, (Arc::clone(&planet), Instant::now()));
-        Ok(planet)
+        let record = store.get(id).await?.ok_or_else(|| no_planet(id))?;
+        Ok(self.remember(record))
     }
 
     /// Wraps a record just read or created, and remembers it.
-    pub fn load(&self, record: Planet) -> LoadedPlanet {
-        let params_hash = params_hash(&record.params);
-        LoadedPlanet {
-            record,
-            params_hash,
-        }
+    pub fn remember(&self, record: mangekyo_store::Planet) -> Arc<LoadedPlanet> {
+        let id = record.id;
+        let planet = Arc::new(LoadedPlanet::new(record));
+        self.cache.insert(id, (Arc::clone(&planet), Instant::now()));
+        planet
     }
 
     /// Forgets `id` (after deleting it here).
@@ -123,25 +219,75 @@ impl PlanetCache {
     }
 }
 
+/// 404 for a planet id that is not in the store.
+pub fn no_planet(id: i64) -> ApiError {
+    ApiError::not_found(format!("there is no planet {id}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
-    fn equal_parameters_hash_equally_whatever_the_key_order() {
-        let a: serde_json::Value = serde_json::from_str(r#"{"seed": 1, "radius": 2.5}"#).unwrap();
-        let b: serde_json::Value = serde_json::from_str(r#"{"radius": 2.5, "seed": 1}"#).unwrap();
-        assert_eq!(params_hash(&a), params_hash(&b));
-        assert_ne!(
-            params_hash(&a),
-            params_hash(&serde_json::json!({"seed": 2, "radius": 2.5}))
+    fn parameters_are_checked_and_named() {
+        let p = parse_params(json!({"seed": 7})).unwrap();
+        assert_eq!((p.seed, p.radius), (7, PlanetParams::default().radius));
+        let e = parse_params(json!({"radius": -5.0})).unwrap_err();
+        assert_eq!(e.parameter.as_deref(), Some("params.radius"));
+        let e = parse_params(json!({"radius": "big"})).unwrap_err();
+        assert_eq!(e.parameter.as_deref(), Some("params.radius"));
+        let e = parse_params(json!({"radus": 5})).unwrap_err();
+        assert!(e.message.contains("radus"), "{}", e.message);
+    }
+
+    #[test]
+    fn pins_decide_lifetimes() {
+        let record = mangekyo_store::Planet {
+            id: 3,
+            name: "x".into(),
+            params: serde_json::to_value(PlanetParams::default()).unwrap(),
+            generator_version: GENERATOR_VERSION,
+            created_at_ms: 0,
+        };
+        let planet = LoadedPlanet::new(record);
+        let q = |pairs: &[(&str, &str)]| Params::from_pairs("query", pairs);
+        let v = GENERATOR_VERSION.to_string();
+        let p = planet.params_hash.clone();
+        assert_eq!(
+            planet.lifetime(&q(&[("v", &v), ("p", &p)])).unwrap(),
+            Lifetime::Immutable
         );
-        assert_eq!(params_hash(&a).len(), 16);
-        let mut text = String::new();
-        canonical_json(
-            &serde_json::json!({"b": [1, {"d": 1, "c": 2}], "a": "x"}),
-            &mut text,
+        assert_eq!(
+            planet.lifetime(&q(&[])).unwrap(),
+            Lifetime::Seconds(UNPINNED_SECONDS)
         );
-        assert_eq!(text, r#"{"a":"x","b":[1,{"c":2,"d":1}]}"#);
+        let stale = planet
+            .lifetime(&q(&[("v", &v), ("p", "0000")]))
+            .unwrap_err();
+        assert_eq!(
+            (stale.status, stale.parameter.as_deref()),
+            (StatusCode::NOT_FOUND, Some("p"))
+        );
+        assert!(planet.lifetime(&q(&[("v", "999"), ("p", &p)])).is_err());
+    }
+
+    #[test]
+    fn records_from_other_versions_are_refused_by_name() {
+        let mut params = serde_json::to_value(PlanetParams::default()).unwrap();
+        params["generator_version"] = json!(GENERATOR_VERSION + 7);
+        let record = mangekyo_store::Planet {
+            id: 9,
+            name: "old".into(),
+            params,
+            generator_version: GENERATOR_VERSION + 7,
+            created_at_ms: 0,
+        };
+        let e = LoadedPlanet::new(record).params().unwrap_err();
+        assert_eq!(
+            (e.status, e.parameter.as_deref()),
+            (StatusCode::CONFLICT, Some("params.generator_version"))
+        );
+        assert!(e.message.contains("planet 9"), "{}", e.message);
     }
 }

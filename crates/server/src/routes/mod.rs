@@ -12,14 +12,21 @@ pub mod caves;
 pub mod dungeon;
 pub mod island_posts;
 pub mod islands;
+pub mod planet_chunks;
+pub mod planets;
+pub mod roblox;
 pub mod system;
+pub mod tiles;
 
 /// Every API route, with its OpenAPI entry.
 pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(system::routes())
         .merge(dungeon::routes())
+        .merge(planets::routes())
+        .merge(planet_chunks::routes())
         .merge(caves::routes())
         .merge(islands::routes())
         .merge(island_posts::routes())
+        .merge(roblox::routes())
 }

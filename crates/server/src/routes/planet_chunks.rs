@@ -1,0 +1,281 @@
+//! A stored planet's generated content: chunks of any projection and level
+//! of detail (JSON, binary, 16-bit PNG, R16, colour preview) and the
+//! whole-planet preview.
+//!
+//! Chunks are cached under the planet's parameter hash, not its id: two
+//! planets with the same parameters share their content.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use mangekyo_planet::view::{PreviewLayer, chunk_preview};
+use mangekyo_planet::{
+    ChunkAddress, ChunkRequest, Edge, GENERATOR_VERSION, Layers, PlanetSpace, Projection,
+};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::content::{Content, respond};
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Params, PathParams, QueryParams};
+use crate::generated::Format;
+use crate::planet_bin;
+use crate::planets::{LoadedPlanet, planet_error};
+use crate::routes::planets::planet_id;
+use crate::state::AppState;
+
+const CHUNK_FORMATS: [Format; 5] = [
+    Format::Json,
+    Format::Bin,
+    Format::Png,
+    Format::R16,
+    Format::Preview,
+];
+
+/// Widest whole-planet preview served, in pixels. The planet crate goes to
+/// 16384, but a preview that size is seconds of CPU for one request.
+pub const MAX_PREVIEW_WIDTH: u32 = 4096;
+
+/// Preview width unless `width=` says otherwise.
+const DEFAULT_PREVIEW_WIDTH: u32 = 1024;
+
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(chunk))
+        .routes(routes!(preview))
+        .merge(super::tiles::routes())
+}
+
+/// One chunk of a planet.
+///
+/// `format=json`: `{projection, face, lod, cx, cy, width, height, edge,
+/// metres_per_sample, generator_version, layers: {height, temperature,
+/// humidity, biome}, biome_legend}` with row-major layers.
+/// `format=bin`: the `MKPC` layout (48-byte little-endian header, then f32
+/// layers and u8 biomes; see the server's `planet_bin` module).
+/// `format=png`: 16-bit greyscale heights; `format=r16`: the same samples
+/// as raw little-endian u16. Both are quantised over the chunk's own range,
+/// given in the `mangekyo-height-min` and `mangekyo-height-max` headers
+/// (metres = min + sample / 65535 · (max − min)).
+/// `format=preview`: a colour picture (biomes with hill shading).
+#[utoipa::path(get, path = "/v1/planets/{id}/chunks/{projection}/{lod}/{cx}/{cy}", tag = "planets",
+    params(
+        ("id" = i64, Path, description = "The planet's id"),
+        ("projection" = String, Path, description = "equirectangular, cube, tangent_cube or octahedral"),
+        ("lod" = u32, Path, description = "Level of detail, 0..=max_lod of the planet (each level doubles the spacing)"),
+        ("cx" = u32, Path, description = "Chunk column, 0..width of the projection's chunk grid at this lod"),
+        ("cy" = u32, Path, description = "Chunk row, 0..height of the chunk grid"),
+        ("layers" = Option<String>, Query, description = "Comma list of height, temperature, humidity, biome, or all (default all; png/r16: height)"),
+        ("format" = Option<String>, Query, description = "json (default), bin, png, r16 or preview"),
+        ("edge" = Option<String>, Query, description = "exclusive (256 samples a side, default) or shared (257: the next chunks' first row and column)"),
+        ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL (immutable caching)"),
+        ("p" = Option<String>, Query, description = "The planet's params_hash"),
+    ),
+    responses(
+        (status = 200, description = "The chunk",
+            content(("application/json"), ("application/octet-stream"), ("image/png"))),
+        (status = 304, description = "Not modified"),
+        (status = 400, description = "A coordinate, layer or format is invalid", body = ErrorBody),
+        (status = 404, description = "No such planet, or the URL pins another version/hash", body = ErrorBody),
+        (status = 409, description = "The stored planet is from another generator version", body = ErrorBody),
+    ))]
+async fn chunk(
+    State(state): State<AppState>,
+    PathParams(path): PathParams,
+    QueryParams(query): QueryParams,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    query.only(&["layers", "format", "edge", "v", "p"])?;
+    let id = planet_id(&path)?;
+    let request = chunk_request(&path, &query)?;
+    let format = Format::from_query(&query, &CHUNK_FORMATS)?;
+    let layers = layers_for(&query, format)?;
+    let request = ChunkRequest { layers, ..request };
+    let planet = state.planets.get(&state.store, id).await?;
+    let lifetime = planet.lifetime(&query)?;
+    PlanetSpace::new(planet.params()?)
+        .check(&request.address)
+        .map_err(|e| planet_error(&e))?;
+    let a = request.address;
+    let key = format!(
+        "planet_chunk/{}/v{GENERATOR_VERSION}/{}/{}/{}/{}/{}/{}/{}",
+        planet.params_hash,
+        a.projection.name(),
+        a.lod,
+        a.cx,
+        a.cy,
+        request.edge.name(),
+        layer_bits(layers),
+        format.name()
+    );
+    let content = state
+        .content
+        .get_or_generate("planet_chunk", key, &state.gate, move || {
+            encode_chunk(&planet, &request, format)
+        })
+        .await?;
+    Ok(respond(&content, lifetime, &headers))
+}
+
+/// The whole planet as an equirectangular picture.
+#[utoipa::path(get, path = "/v1/planets/{id}/preview", tag = "planets",
+    params(
+        ("id" = i64, Path, description = "The planet's id"),
+        ("width" = Option<u32>, Query, description = "Even width in pixels, 16..=4096 (default 1024); the height is half"),
+        ("layer" = Option<String>, Query, description = "biome (default), height, temperature or humidity"),
+        ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL"),
+        ("p" = Option<String>, Query, description = "The planet's params_hash"),
+    ),
+    responses(
+        (status = 200, description = "PNG", content_type = "image/png", body = Vec<u8>),
+        (status = 304, description = "Not modified"),
+        (status = 400, description = "width or layer is invalid", body = ErrorBody),
+        (status = 404, description = "No such planet, or the URL pins another version/hash", body = ErrorBody),
+    ))]
+async fn preview(
+    State(state): State<AppState>,
+    PathParams(path): PathParams,
+    QueryParams(query): QueryParams,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    query.only(&["width", "layer", "v", "p"])?;
+    let id = planet_id(&path)?;
+    let width = query
+        .in_range("width", 16..=MAX_PREVIEW_WIDTH)?
+        .unwrap_or(DEFAULT_PREVIEW_WIDTH);
+    if width % 2 != 0 {
+        return Err(ApiError::invalid(
+            "width",
+            format!("width must be even, got {width}"),
+            "an even number",
+        ));
+    }
+    let layer_name = query.text("layer").unwrap_or("biome").to_owned();
+    let layer: PreviewLayer = layer_name.parse().map_err(|e| planet_error(&e))?;
+    let planet = state.planets.get(&state.store, id).await?;
+    let lifetime = planet.lifetime(&query)?;
+    let key = format!(
+        "planet_preview/{}/v{GENERATOR_VERSION}/{width}/{layer_name}",
+        planet.params_hash
+    );
+    let content = state
+        .content
+        .get_or_generate("planet_preview", key, &state.gate, move || {
+            let image = planet
+                .planet()?
+                .preview(width, layer, &|_| {})
+                .map_err(|e| planet_error(&e))?;
+            let png = mangekyo_export::png::encode_rgb8(image.width, image.height, &image.pixels)
+                .map_err(|e| ApiError::internal("PNG encoding", &e))?;
+            Ok(Content::new(png, "image/png"))
+        })
+        .await?;
+    Ok(respond(&content, lifetime, &headers))
+}
+
+/// The address and edge of a chunk URL.
+fn chunk_request(path: &Params, query: &Params) -> Result<ChunkRequest, ApiError> {
+    let projection: Projection = path
+        .text("projection")
+        .unwrap_or_default()
+        .parse()
+        .map_err(|e| planet_error(&e))?;
+    let lod = path.require::<u32>("lod", "a level of detail (an integer from 0)")?;
+    let cx = path.require::<u32>("cx", "a chunk column (an integer from 0)")?;
+    let cy = path.require::<u32>("cy", "a chunk row (an integer from 0)")?;
+    let edge = match query.text("edge") {
+        None => Edge::Exclusive,
+        Some(text) => text.parse().map_err(|e| planet_error(&e))?,
+    };
+    Ok(ChunkRequest {
+        address: ChunkAddress {
+            projection,
+            lod,
+            cx,
+            cy,
+        },
+        edge,
+        layers: Layers::ALL,
+    })
+}
+
+/// The layers to sample: `layers=` or the format's default. Heightmaps
+/// carry heights only; previews need heights (shading) and biomes.
+fn layers_for(query: &Params, format: Format) -> Result<Layers, ApiError> {
+    let asked = query
+        .text("layers")
+        .map(Layers::parse)
+        .transpose()
+        .map_err(|e| planet_error(&e))?;
+    let preview_layers = Layers {
+        height: true,
+        temperature: false,
+        humidity: false,
+        biome: true,
+    };
+    match format {
+        Format::Png | Format::R16 => match asked {
+            Some(l) if l != Layers::HEIGHT => {
+                let message = format!(
+                    "format={} holds heights only; use layers=height or omit layers",
+                    format.name()
+                );
+                Err(ApiError::invalid("layers", message, "height"))
+            }
+            _ => Ok(Layers::HEIGHT),
+        },
+        Format::Preview => Ok(preview_layers),
+        _ => Ok(asked.unwrap_or(Layers::ALL)),
+    }
+}
+
+fn layer_bits(l: Layers) -> u8 {
+    u8::from(l.height)
+        | u8::from(l.temperature) << 1
+        | u8::from(l.humidity) << 2
+        | u8::from(l.biome) << 3
+}
+
+/// Samples and encodes one chunk (runs on a generation worker).
+fn encode_chunk(
+    planet: &Arc<LoadedPlanet>,
+    request: &ChunkRequest,
+    format: Format,
+) -> Result<Content, ApiError> {
+    let chunk = planet
+        .planet()?
+        .sample_chunk(request)
+        .map_err(|e| planet_error(&e))?;
+    let n = chunk.size;
+    match format {
+        Format::Bin => {
+            let hash = planet.params()?.content_hash();
+            Ok(Content::new(
+                planet_bin::encode(&chunk, GENERATOR_VERSION, hash),
+                format.content_type(),
+            ))
+        }
+        Format::Png | Format::R16 => {
+            let q = mangekyo_export::heightmap::quantize_u16(&chunk.height);
+            let bytes = if format == Format::Png {
+                mangekyo_export::png::encode_gray16(n, n, &q.samples)
+            } else {
+                mangekyo_export::heightmap::encode_r16_le(n, n, &q.samples)
+            }
+            .map_err(|e| ApiError::internal("heightmap encoding", &e))?;
+            Ok(Content::new(bytes, format.content_type())
+                .with_header("mangekyo-height-min", q.min)
+                .with_header("mangekyo-height-max", q.max)
+                .with_header("mangekyo-metres-per-sample", chunk.metres_per_sample))
+        }
+        Format::Preview => {
+            let image = chunk_preview(&chunk).map_err(|e| planet_error(&e))?;
+            let png = mangekyo_export::png::encode_rgb8(image.width, image.height, &image.pixels)
+                .map_err(|e| ApiError::internal("PNG encoding", &e))?;
+            Ok(Content::new(png, format.content_type()))
+        }
+        _ => Ok(Content::json(&chunk.json())),
+    }
+}

@@ -1,0 +1,276 @@
+//! The planet store over HTTP: create, list, read and delete planets.
+//! A planet is its parameters; its chunks, tiles and previews live under
+//! `/v1/planets/{id}/…` and are regenerated on demand.
+
+use std::time::{Duration, UNIX_EPOCH};
+
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use mangekyo_planet::{CHUNK_SIZE, GENERATOR_VERSION, PlanetSpace, Projection};
+use mangekyo_store::{MAX_LIST_LIMIT, NewPlanet};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::content::{Content, Lifetime, respond};
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{ApiJson, PathParams, QueryParams};
+use crate::planets::{LoadedPlanet, no_planet, parse_params};
+use crate::state::AppState;
+
+/// Planets per listing page unless `limit=` says otherwise.
+const DEFAULT_PAGE: u32 = 100;
+
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create, list))
+        .routes(routes!(get_one, delete_one))
+}
+
+/// The body of `POST /v1/planets`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreatePlanet {
+    /// A unique name: 1 to 100 characters, no control characters, no
+    /// leading or trailing spaces.
+    #[schema(example = "Terra")]
+    pub name: String,
+    /// Planet parameters; omitted fields take the defaults of an Earth-like
+    /// planet: seed 42, radius 6371000 m (1e3..=1e8), pixel_size 1.5 m
+    /// (0.01..=2π·radius/1024), sea_level 0.71 (0..=1), plate_activity 1
+    /// (0..=2), humidity_global 0.5 (0..=1), axial_tilt 23.44° (-90..=90),
+    /// solar_intensity 1 (0.25..=4), generator_version (this server's).
+    #[serde(default)]
+    #[schema(value_type = Object, example = json!({"seed": 42, "radius": 6371000.0}))]
+    pub params: Option<serde_json::Value>,
+}
+
+/// A planet as served.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlanetView {
+    /// The store's id.
+    pub id: i64,
+    /// The unique name.
+    pub name: String,
+    /// Every parameter, defaults filled in.
+    #[schema(value_type = Object)]
+    pub params: serde_json::Value,
+    /// The planet generator version the parameters were stored for.
+    pub generator_version: u32,
+    /// The hash that pins this planet's generated URLs (`p=`).
+    pub params_hash: String,
+    /// Creation time, RFC 3339 UTC.
+    pub created_at: String,
+    /// The sample grids, when this server can generate the planet.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub space: Option<SpaceView>,
+    /// URL templates of the planet's content, pinned to its version and hash.
+    pub links: Links,
+}
+
+/// A planet's sample grids.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SpaceView {
+    /// Samples around the equator at level of detail 0.
+    pub equator_samples: u64,
+    /// Metres between samples at level of detail 0 (along the equator).
+    pub metres_per_sample: f64,
+    /// The coarsest level of detail.
+    pub max_lod: u32,
+    /// Samples per chunk side (plus one with `edge=shared`).
+    pub chunk_size: u32,
+    /// Chunks across and down each projection's map at level of detail 0.
+    #[schema(value_type = Object)]
+    pub chunk_grid: serde_json::Map<String, serde_json::Value>,
+}
+
+/// URL templates (`{projection}`, `{lod}`, … are to be filled in).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Links {
+    /// This planet.
+    #[serde(rename = "self")]
+    pub this: String,
+    /// A chunk.
+    pub chunk: String,
+    /// The whole-planet preview.
+    pub preview: String,
+    /// Terrarium web-map tiles.
+    pub tiles: String,
+    /// The TileJSON 3.0 document for the tiles.
+    pub tilejson: String,
+}
+
+/// A page of planets.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlanetList {
+    /// The planets, by id.
+    pub planets: Vec<PlanetView>,
+    /// The next page, if there may be one.
+    pub next: Option<String>,
+}
+
+fn view(planet: &LoadedPlanet) -> PlanetView {
+    let r = &planet.record;
+    let base = format!("/v1/planets/{}", r.id);
+    let pin = planet.pin_query();
+    let created = UNIX_EPOCH + Duration::from_millis(u64::try_from(r.created_at_ms).unwrap_or(0));
+    PlanetView {
+        id: r.id,
+        name: r.name.clone(),
+        params: r.params.clone(),
+        generator_version: r.generator_version,
+        params_hash: planet.params_hash.clone(),
+        created_at: humantime::format_rfc3339_millis(created).to_string(),
+        space: planet.params().ok().map(space_view),
+        links: Links {
+            chunk: format!("{base}/chunks/{{projection}}/{{lod}}/{{cx}}/{{cy}}?{pin}"),
+            preview: format!("{base}/preview?{pin}"),
+            tiles: format!("{base}/tiles/{{z}}/{{x}}/{{y}}?{pin}"),
+            tilejson: format!("{base}/tilejson.json?{pin}"),
+            this: base,
+        },
+    }
+}
+
+fn space_view(params: &mangekyo_planet::PlanetParams) -> SpaceView {
+    let space = PlanetSpace::new(params);
+    let chunk_grid = Projection::ALL
+        .iter()
+        .map(|&p| {
+            let (w, h) = space.chunk_grid(p, 0);
+            (p.name().to_owned(), serde_json::json!([w, h]))
+        })
+        .collect();
+    SpaceView {
+        equator_samples: space.equator_samples(),
+        metres_per_sample: space.metres_per_sample(0),
+        max_lod: space.max_lod(),
+        chunk_size: CHUNK_SIZE,
+        chunk_grid,
+    }
+}
+
+/// Stores a new planet. Parameters are checked (and completed with
+/// defaults) before anything is stored.
+#[utoipa::path(post, path = "/v1/planets", tag = "planets", request_body = CreatePlanet,
+    responses(
+        (status = 201, description = "Created; Location names it", body = PlanetView),
+        (status = 400, description = "A field is malformed or out of range", body = ErrorBody),
+        (status = 409, description = "The name is taken", body = ErrorBody),
+        (status = 413, description = "The body is too large", body = ErrorBody),
+        (status = 415, description = "The body is not JSON", body = ErrorBody),
+    ))]
+async fn create(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<CreatePlanet>,
+) -> Result<Response, ApiError> {
+    let params = parse_params(body.params.unwrap_or_else(|| serde_json::json!({})))?;
+    let normalised = serde_json::to_value(params)
+        .map_err(|e| ApiError::internal("serialising parameters", &e))?;
+    let new = NewPlanet {
+        name: body.name,
+        params: normalised,
+        generator_version: GENERATOR_VERSION,
+    };
+    let record = state.store.create(&new).await?;
+    let planet = state.planets.remember(record);
+    tracing::info!(id = planet.record.id, name = %planet.record.name, "planet created");
+    let body = view(&planet);
+    let mut response = (StatusCode::CREATED, axum::Json(body)).into_response();
+    if let Ok(location) = HeaderValue::from_str(&format!("/v1/planets/{}", planet.record.id)) {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
+}
+
+/// Lists planets by id, a page at a time.
+#[utoipa::path(get, path = "/v1/planets", tag = "planets",
+    params(
+        ("after" = Option<i64>, Query, description = "Only ids above this (the last id of the previous page)"),
+        ("limit" = Option<u32>, Query, description = "Planets per page, 1..=1000 (default 100)"),
+    ),
+    responses(
+        (status = 200, description = "A page of planets (cacheable for 10 s)", body = PlanetList),
+        (status = 400, description = "after or limit is malformed", body = ErrorBody),
+    ))]
+async fn list(
+    State(state): State<AppState>,
+    QueryParams(query): QueryParams,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    query.only(&["after", "limit"])?;
+    let after = query.in_range("after", 0..=i64::MAX)?.unwrap_or(0);
+    let limit = query
+        .in_range("limit", 1..=MAX_LIST_LIMIT)?
+        .unwrap_or(DEFAULT_PAGE);
+    let records = state.store.list(after, limit).await?;
+    let next = (records.len() == limit as usize)
+        .then(|| {
+            records
+                .last()
+                .map(|r| format!("/v1/planets?after={}&limit={limit}", r.id))
+        })
+        .flatten();
+    let planets = records
+        .into_iter()
+        .map(|r| view(&LoadedPlanet::new(r)))
+        .collect();
+    Ok(respond(
+        &Content::json(&PlanetList { planets, next }),
+        Lifetime::MANIFEST,
+        &headers,
+    ))
+}
+
+/// One planet: its parameters, hash, grids and content URLs.
+#[utoipa::path(get, path = "/v1/planets/{id}", tag = "planets",
+    params(("id" = i64, Path, description = "The planet's id")),
+    responses(
+        (status = 200, description = "The planet (cacheable for 10 s)", body = PlanetView),
+        (status = 304, description = "Not modified"),
+        (status = 404, description = "No such planet", body = ErrorBody),
+    ))]
+async fn get_one(
+    State(state): State<AppState>,
+    PathParams(path): PathParams,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let id = planet_id(&path)?;
+    let planet = state.planets.get(&state.store, id).await?;
+    Ok(respond(
+        &Content::json(&view(&planet)),
+        Lifetime::MANIFEST,
+        &headers,
+    ))
+}
+
+/// Deletes a planet (its generated content simply stops being served).
+#[utoipa::path(delete, path = "/v1/planets/{id}", tag = "planets",
+    params(("id" = i64, Path, description = "The planet's id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 404, description = "No such planet", body = ErrorBody),
+    ))]
+async fn delete_one(
+    State(state): State<AppState>,
+    PathParams(path): PathParams,
+) -> Result<Response, ApiError> {
+    let id = planet_id(&path)?;
+    let deleted = state.store.delete(id).await?;
+    state.planets.forget(id);
+    if !deleted {
+        return Err(no_planet(id));
+    }
+    tracing::info!(id, "planet deleted");
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// The `{id}` of a planet path.
+pub fn planet_id(path: &crate::extract::Params) -> Result<i64, ApiError> {
+    path.require_in_range("id", 1..=i64::MAX)
+}
