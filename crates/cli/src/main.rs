@@ -26,6 +26,8 @@ enum Command {
     Island(cmd::island::Args),
     /// A seeded planet: whole-planet previews, seamless chunks, projection distortion.
     Planet(cmd::planet::Args),
+    /// Pre-generates planet chunks or web-map tiles into a directory or bucket, sharded and resumable.
+    Bake(cmd::bake::Args),
     /// Serves every generator over HTTP, and the web viewer, over a planet store.
     Serve(cmd::serve::Args),
 }
@@ -50,5 +52,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Island(args) => cmd::island::run(args),
         Command::Planet(args) => cmd::planet::run(args),
         Command::Serve(args) => cmd::serve::run(args),
+        Command::Bake(args) => cmd::bake::run(args),
     }
 }

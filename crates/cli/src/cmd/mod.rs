@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod bake;
 pub mod caves;
 pub mod dungeon;
 pub mod island;

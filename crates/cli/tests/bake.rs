@@ -1,0 +1,255 @@
+//! `mangekyo bake` as a batch scheduler runs it: split into shards and
+//! merged, it writes the same bytes as one unsharded run; killed halfway
+//! and restarted, it redoes only what it cannot verify.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mangekyo"))
+}
+
+/// A fresh directory under the system temp dir.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mk-bake-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A planet with levels of detail 0..=4 whose chunks are quick to sample.
+fn params_file(dir: &Path) -> PathBuf {
+    let path = dir.join("params.json");
+    std::fs::write(
+        &path,
+        r#"{"seed": 5, "radius": 1000000.0, "pixel_size": 10.0}"#,
+    )
+    .unwrap();
+    path
+}
+
+fn run(args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let mut cmd = bin();
+    cmd.args(args);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = run(args, &[]);
+    assert!(
+        out.status.success(),
+        "mangekyo {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Every file under `dir`, relative path → bytes.
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// `(generated, verified)` from a shard's summary line.
+fn tally(stdout: &str) -> (u64, u64) {
+    let line = stdout.lines().find(|l| l.contains("generated")).unwrap();
+    let num = |word: &str| {
+        let before = &line[..line.find(word).unwrap()];
+        let n = before.trim_end().rsplit(['(', ' ', ',']).next().unwrap();
+        n.parse::<u64>().unwrap()
+    };
+    (num(" generated"), num(" verified"))
+}
+
+#[test]
+fn three_shards_merge_into_the_unsharded_bake() {
+    let dir = scratch("shards");
+    let params = params_file(&dir);
+    let params = params.to_str().unwrap();
+    let (whole, split) = (dir.join("whole"), dir.join("split"));
+    let chunks = |out: &Path, shard: &str| -> Vec<String> {
+        [
+            "bake",
+            "chunks",
+            "--params",
+            params,
+            "--lods",
+            "1..=2",
+            "--region",
+            "0..2,0..1",
+            "--out",
+            out.to_str().unwrap(),
+            "--shard",
+            shard,
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect()
+    };
+    let args = chunks(&whole, "0/1");
+    let out = ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(tally(&out), (10, 0), "{out}");
+    for i in 0..3 {
+        let args = chunks(&split, &format!("{i}/3"));
+        ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    }
+    let mut merge = chunks(&split, "0/3");
+    merge.push("--merge".into());
+    ok(&merge.iter().map(String::as_str).collect::<Vec<_>>());
+    let (a, b) = (tree(&whole), tree(&split));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    assert!(a == b, "the merged bake differs from the unsharded one");
+    // 2 lod-2 chunks and the 8 lod-1 chunks beneath them, and the manifest.
+    assert_eq!(a.len(), 11, "{:?}", a.keys());
+    let manifest: Value = serde_json::from_slice(&a["manifest.json"]).unwrap();
+    assert_eq!(manifest["items"], 10);
+    for o in manifest["outputs"].as_array().unwrap() {
+        let bytes = &a[o["path"].as_str().unwrap()];
+        assert_eq!(o["bytes"].as_u64().unwrap(), bytes.len() as u64);
+        let hash = format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes));
+        assert_eq!(o["xxh3"], hash.as_str());
+        assert_eq!(&bytes[..4], b"MKPC");
+    }
+    assert!(a.contains_key("chunks/tangent_cube/1/3/1.bin"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_killed_bake_resumes_without_redoing_verified_work() {
+    let dir = scratch("resume");
+    let params = params_file(&dir);
+    let (clean, killed) = (dir.join("clean"), dir.join("killed"));
+    let tiles = |out: &Path| -> Vec<String> {
+        let p = params.to_str().unwrap();
+        [
+            "bake",
+            "tiles",
+            "--params",
+            p,
+            "--zoom",
+            "0..=2",
+            "--checkpoint-every",
+            "3",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .chain(["--out".to_owned(), out.to_string_lossy().into_owned()])
+        .collect()
+    };
+    let args = tiles(&clean);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_eq!(tally(&ok(&args)), (21, 0));
+    // Dies after the second batch of 8 tiles is written, before its
+    // checkpoint: 16 tiles on disk, 8 of them recorded.
+    let args = tiles(&killed);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let died = run(&args, &[("MANGEKYO_BAKE_DIE_AFTER", "10")]);
+    assert_eq!(died.status.code(), Some(137));
+    let on_disk = tree(&killed);
+    let tiles_written = on_disk.keys().filter(|k| k.starts_with("tiles/")).count();
+    assert_eq!(tiles_written, 16);
+    let journaled: Vec<String> = on_disk
+        .iter()
+        .filter(|(k, _)| k.starts_with("_bake/journal/"))
+        .flat_map(|(_, v)| {
+            let m: Value = serde_json::from_slice(v).unwrap();
+            m["outputs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o["path"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(journaled.len(), 8);
+    // A recorded tile whose bytes changed since is not trusted.
+    let spoiled = killed.join(&journaled[3]);
+    let mut bytes = std::fs::read(&spoiled).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff;
+    std::fs::write(&spoiled, bytes).unwrap();
+    assert_eq!(tally(&ok(&args)), (21 - 7, 7));
+    assert!(tree(&clean) == tree(&killed), "the resumed bake differs");
+    // Finished and run again: everything verifies, nothing is generated.
+    assert_eq!(tally(&ok(&args)), (0, 21));
+    let tilejson: Value =
+        serde_json::from_slice(&std::fs::read(killed.join("tilejson.json")).unwrap()).unwrap();
+    assert_eq!(tilejson["tiles"][0], "tiles/{z}/{x}/{y}.png");
+    assert_eq!(
+        (tilejson["minzoom"].as_u64(), tilejson["maxzoom"].as_u64()),
+        (Some(0), Some(2))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_bake_flags_are_named() {
+    let dir = scratch("flags");
+    let out = dir.to_str().unwrap();
+    for (args, want) in [
+        (
+            vec!["bake", "tiles", "--out", out, "--shard", "3/3"],
+            "--shard 3/3",
+        ),
+        (
+            vec!["bake", "tiles", "--out", out, "--zoom", "2..=1"],
+            "must not exceed",
+        ),
+        (
+            vec!["bake", "chunks", "--out", out, "--lods", "12"],
+            "deepest level is 9",
+        ),
+        (
+            vec!["bake", "chunks", "--out", out, "--format", "gif"],
+            "--format \"gif\"",
+        ),
+        (
+            vec!["bake", "tiles", "--out", out, "--size", "300"],
+            "--size must be 256 or 512",
+        ),
+        (
+            vec![
+                "bake",
+                "tiles",
+                "--out",
+                out,
+                "--region",
+                "0..9,0..1",
+                "--zoom",
+                "2",
+            ],
+            "region x 0..9",
+        ),
+        (
+            vec!["bake", "tiles", "--out", "ftp://x/y"],
+            "expected a directory",
+        ),
+    ] {
+        let o = run(&args, &[]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && err.contains(want), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
