@@ -21,6 +21,7 @@
 //! 137, nothing flushed) once k items have been generated in this run,
 //! exactly as a `kill -9` at that moment would.
 
+mod journal;
 pub mod plan;
 mod render;
 mod target;
@@ -35,6 +36,7 @@ use mangekyo_core::Seed;
 use mangekyo_planet::{GENERATOR_VERSION, Planet, PlanetParams, PlanetSpace};
 use rayon::prelude::*;
 
+use journal::Journal;
 use plan::{Item, Kind, MANIFEST_VERSION, Manifest, Output, Plan, Region, Shard};
 use render::Recipe;
 use target::Target;
@@ -484,75 +486,6 @@ struct Batch {
     verified: Vec<Output>,
     written: Vec<Output>,
     generated_items: u64,
-}
-
-/// The checkpoints of one shard: numbered objects, each holding the
-/// outputs written since the previous one (object stores cannot append).
-struct Journal<'a> {
-    target: &'a Target,
-    runtime: &'a tokio::runtime::Runtime,
-    head: Manifest,
-    pending: Vec<Output>,
-    written: Vec<String>,
-    every: usize,
-    next: u64,
-}
-
-impl<'a> Journal<'a> {
-    fn new(
-        target: &'a Target,
-        me: &Manifest,
-        runtime: &'a tokio::runtime::Runtime,
-        every: usize,
-    ) -> anyhow::Result<Journal<'a>> {
-        let label = me.shard.clone().unwrap_or_default();
-        let existing = runtime.block_on(target.list("_bake/journal"))?;
-        let mine: Vec<String> = existing
-            .into_iter()
-            .filter(|n| n.starts_with(&format!("{label}-")))
-            .map(|n| format!("_bake/journal/{n}"))
-            .collect();
-        Ok(Journal {
-            target,
-            runtime,
-            head: me.clone(),
-            pending: Vec::new(),
-            next: mine.len() as u64,
-            written: mine,
-            every,
-        })
-    }
-
-    fn add(&mut self, outputs: Vec<Output>) -> anyhow::Result<()> {
-        self.pending.extend(outputs);
-        if self.pending.len() >= self.every {
-            self.flush()?;
-        }
-        Ok(())
-    }
-
-    fn flush(&mut self) -> anyhow::Result<()> {
-        if self.pending.is_empty() {
-            return Ok(());
-        }
-        let label = self.head.shard.clone().unwrap_or_default();
-        let path = format!("_bake/journal/{label}-{:08}.json", self.next);
-        let mut m = self.head.clone();
-        m.items = self.pending.len() as u64;
-        m.outputs = std::mem::take(&mut self.pending);
-        let bytes = serde_json::to_vec(&m)?;
-        self.runtime.block_on(self.target.put(&path, bytes))?;
-        self.written.push(path);
-        self.next += 1;
-        Ok(())
-    }
-
-    async fn clear(&self) -> anyhow::Result<()> {
-        for path in &self.written {
-            self.target.delete(path).await?;
-        }
-        Ok(())
-    }
 }
 
 fn progress(total: u64, shard: &Shard) -> ProgressBar {
