@@ -1,0 +1,246 @@
+//! Two `mangekyo serve` processes over one MariaDB store, as replicas
+//! behind a load balancer run: a planet created through one is served
+//! byte for byte (and ETag for ETag) by the other; one is killed with
+//! SIGKILL mid-load and the other keeps answering; afterwards every
+//! planet a client was told about is in the store exactly once.
+//!
+//! Needs the MariaDB of DEVELOPERS.md (`MANGEKYO_TEST_MYSQL`, default
+//! `mysql://root@127.0.0.1:3306/test`); each run makes its own database
+//! and drops it.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use mangekyo_store::testing::TestDb;
+use mangekyo_store::{Backend, Store};
+use serde_json::{Value, json};
+
+/// A `mangekyo serve` child process on a loopback port.
+struct Replica {
+    child: Child,
+    base: String,
+}
+
+impl Replica {
+    fn start(db: &TestDb) -> Replica {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mangekyo"))
+            .args(["serve", "--db", db.url().as_str(), "--addr", "127.0.0.1:0"])
+            .args(["--workers", "1"])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("mangekyo serve starts");
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let base = loop {
+            let line = lines
+                .next()
+                .expect("mangekyo serve exited before serving")
+                .unwrap();
+            if let Some(addr) = line.strip_prefix("mangekyo serving on ") {
+                break addr.trim().to_owned();
+            }
+        };
+        // Keep draining the log so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines.by_ref() {});
+        Replica { child, base }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .unwrap()
+}
+
+/// Status, ETag and body of a GET.
+async fn fetch(c: &reqwest::Client, url: &str) -> (u16, String, Vec<u8>) {
+    let r = c.get(url).send().await.unwrap();
+    let status = r.status().as_u16();
+    let etag = r
+        .headers()
+        .get("etag")
+        .map(|v| v.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    (status, etag, r.bytes().await.unwrap().to_vec())
+}
+
+fn params(seed: u64) -> Value {
+    json!({"seed": seed, "radius": 200000.0, "pixel_size": 50.0})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicas_serve_identical_bytes_and_survive_a_kill() {
+    let db = TestDb::new(Backend::MySql).await;
+    let (mut a, b) = (Replica::start(&db), Replica::start(&db));
+    let c = client();
+    let created: Value = c
+        .post(a.url("/v1/planets"))
+        .json(&json!({"name": "Shared", "params": params(3)}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["id"].as_i64().unwrap();
+    let pin = created["links"]["chunk"]
+        .as_str()
+        .unwrap()
+        .split_once('?')
+        .unwrap()
+        .1
+        .to_owned();
+    let urls = [
+        format!("/v1/planets/{id}/chunks/tangent_cube/0/7/3?format=bin&{pin}"),
+        format!("/v1/planets/{id}/chunks/octahedral/0/2/9?format=json&layers=height,biome&{pin}"),
+        format!("/v1/planets/{id}/chunks/cube/0/1/1?format=png&{pin}"),
+        format!("/v1/planets/{id}/tiles/2/1/1?{pin}"),
+        format!("/v1/planets/{id}/preview?width=64&{pin}"),
+        format!("/v1/planets/{id}"),
+    ];
+    for path in &urls {
+        // B has never seen the planet: it reads the parameters from the store.
+        let from_b = fetch(&c, &b.url(path)).await;
+        let from_a = fetch(&c, &a.url(path)).await;
+        assert_eq!(from_b.0, 200, "{path}");
+        assert!(from_a == from_b, "{path}: the replicas answer differently");
+        assert!(!from_a.1.is_empty(), "{path}: no ETag");
+    }
+    let batch = json!({"planet": id, "chunks": [[1, 2], [2, 2]], "p": created["params_hash"]});
+    let post = |r: &Replica| c.post(r.url("/v1/roblox/chunks")).json(&batch).send();
+    let (ra, rb) = (post(&a).await.unwrap(), post(&b).await.unwrap());
+    assert_eq!(ra.headers()["etag"], rb.headers()["etag"]);
+    assert_eq!(ra.bytes().await.unwrap(), rb.bytes().await.unwrap());
+
+    // Load through both: chunk reads and planet creations (writes), each
+    // retried on the other replica when one does not answer, as a load
+    // balancer's health check would route them.
+    let stop = Arc::new(AtomicBool::new(false));
+    let served_by_b = Arc::new(AtomicU64::new(0));
+    let refused_by_a = Arc::new(AtomicU64::new(0));
+    let mut workers = Vec::new();
+    for w in 0..4u64 {
+        let (a_base, b_base, pin) = (a.base.clone(), b.base.clone(), pin.clone());
+        let (stop, served_by_b, refused_by_a) = (
+            Arc::clone(&stop),
+            Arc::clone(&served_by_b),
+            Arc::clone(&refused_by_a),
+        );
+        workers.push(tokio::spawn(async move {
+            let c = client();
+            let mut names = Vec::new();
+            let mut k = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                k += 1;
+                let (first, second) = if k.is_multiple_of(2) {
+                    (&a_base, &b_base)
+                } else {
+                    (&b_base, &a_base)
+                };
+                let path = format!(
+                    "/v1/planets/{id}/chunks/tangent_cube/0/{}/{}?format=bin&{pin}",
+                    (w * 17 + k) % 75,
+                    k % 50
+                );
+                let mut ok = false;
+                for base in [first, second] {
+                    match c.get(format!("{base}{path}")).send().await {
+                        Ok(r) => {
+                            assert_eq!(r.status().as_u16(), 200, "{base}{path}");
+                            r.bytes().await.unwrap();
+                            if base == &b_base {
+                                served_by_b.fetch_add(1, Ordering::Relaxed);
+                            }
+                            ok = true;
+                            break;
+                        }
+                        Err(_) if base == &a_base => {
+                            refused_by_a.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Err(e) => panic!("replica B failed: {e}"),
+                    }
+                }
+                assert!(ok, "no replica answered {path}");
+                if k.is_multiple_of(3) {
+                    let name = format!("load-{w}-{k}");
+                    let body = json!({"name": name, "params": params(w * 1000 + k)});
+                    for base in [first, second] {
+                        match c
+                            .post(format!("{base}/v1/planets"))
+                            .json(&body)
+                            .send()
+                            .await
+                        {
+                            // 409: the first attempt reached the store
+                            // before its replica died; the planet exists.
+                            Ok(r) if [201, 409].contains(&r.status().as_u16()) => break,
+                            Ok(r) => panic!("create {name} on {base}: {}", r.status()),
+                            Err(_) if base == &a_base => {
+                                refused_by_a.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Err(e) => panic!("replica B failed: {e}"),
+                        }
+                    }
+                    names.push(name);
+                }
+            }
+            names
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    a.child.kill().unwrap();
+    a.child.wait().unwrap();
+    let served_at_kill = served_by_b.load(Ordering::Relaxed);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut names = Vec::new();
+    for w in workers {
+        names.extend(w.await.unwrap());
+    }
+    assert!(
+        served_by_b.load(Ordering::Relaxed) > served_at_kill,
+        "B kept answering after A died"
+    );
+    assert!(
+        refused_by_a.load(Ordering::Relaxed) > 0,
+        "A was really gone"
+    );
+    let health = c.get(b.url("/healthz")).send().await.unwrap();
+    assert_eq!(health.status().as_u16(), 200);
+
+    // The store: the shared planet, and every planet a client was told
+    // exists, each exactly once.
+    let store = Store::open(db.url()).await.unwrap();
+    let listed = store.list(0, 1000).await.unwrap();
+    let mut stored: Vec<&str> = listed.iter().map(|p| p.name.as_str()).collect();
+    stored.sort_unstable();
+    let mut unique = stored.clone();
+    unique.dedup();
+    assert_eq!(stored, unique, "duplicated planets");
+    assert!(
+        names.len() >= 4,
+        "only {} creations under load",
+        names.len()
+    );
+    names.push("Shared".to_owned());
+    names.sort();
+    assert_eq!(stored, names, "the store holds exactly the planets created");
+    store.close().await;
+    drop(b);
+}
