@@ -16,8 +16,8 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod heightmap;
 pub mod gltf;
+pub mod heightmap;
 pub mod obj;
 pub mod png;
 

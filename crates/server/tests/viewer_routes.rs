@@ -46,7 +46,12 @@ async fn caves_stream_as_the_crate_encodes_them() {
     let server = router().await;
     let field = CaveField::new(&CaveParams::default(), Seed::new(42)).unwrap();
 
-    let manifest = get_json(&server, "/v1/caves/42?v=1", 200).await;
+    let manifest = get_json(
+        &server,
+        &format!("/v1/caves/42?v={}", mangekyo_caves::GENERATOR_VERSION),
+        200,
+    )
+    .await;
     let spawn: Vec<f64> = manifest["spawn"]
         .as_array()
         .unwrap()
@@ -66,7 +71,14 @@ async fn caves_stream_as_the_crate_encodes_them() {
     assert_eq!(manifest["chunk_y"], serde_json::json!([0, 1]));
 
     let samples = Sampler::new().chunk(&field, ChunkCoord::new(0, 0, 0));
-    let (status, headers, bytes) = get(&server, "/v1/caves/42/chunks/0/0/0?format=mesh&v=1").await;
+    let (status, headers, bytes) = get(
+        &server,
+        &format!(
+            "/v1/caves/42/chunks/0/0/0?format=mesh&v={}",
+            mangekyo_caves::GENERATOR_VERSION
+        ),
+    )
+    .await;
     assert_eq!(status, 200);
     assert!(
         headers.get("server-timing").is_some(),
@@ -107,7 +119,15 @@ async fn caves_stream_as_the_crate_encodes_them() {
 #[tokio::test]
 async fn islands_come_as_json_and_svg() {
     let server = router().await;
-    let json = get_json(&server, "/v1/islands/example/42?v=1&lang=ja", 200).await;
+    let json = get_json(
+        &server,
+        &format!(
+            "/v1/islands/example/42?v={}&lang=ja",
+            mangekyo_island::GENERATOR_VERSION
+        ),
+        200,
+    )
+    .await;
     let sites = json["sites"].as_array().unwrap().len();
     assert!((18..=24).contains(&sites), "{sites} sites");
     let (status, headers, body) = get(&server, "/v1/islands/example/42?format=svg").await;
