@@ -34,6 +34,22 @@
 //! with simple neighbour rules covers the sphere. Equirectangular is for
 //! previews and GIS interchange.
 //!
+//! # For servers and tools
+//! Build a [`Planet`] once per stored parameter set (it is `Send + Sync`;
+//! cache it) and keep [`PlanetParams::content_hash`] and
+//! [`GENERATOR_VERSION`] in URLs and ETags. Then:
+//! - chunks: [`Planet::sample_chunk`] (or [`Planet::sample_chunks`] for a
+//!   batch) with a [`ChunkRequest`] parsed from the URL
+//!   ([`Projection`]'s `FromStr`, [`Edge`]'s `FromStr`, [`Layers::parse`]);
+//!   out-of-range addresses come back as [`PlanetError`]s naming the field,
+//!   ready for a 400. Serialise [`Chunk::json`] for JSON; for heightmaps
+//!   quantise with `mangekyo_export::heightmap` and describe them with
+//!   [`Chunk::heightmap_info`]; [`view::chunk_preview`] for a picture.
+//! - web maps: [`Planet::sample_tile`] with a [`TileRequest`] gives the
+//!   heights of a Web Mercator tile; `mangekyo_export::heightmap::terrarium_rgb`
+//!   turns them into a Terrarium PNG.
+//! - previews: [`Planet::preview`] (equirectangular RGB of any layer).
+//!
 //! # Determinism
 //! Every sample is a pure function of (parameters, projection, level,
 //! integer sample index). Rayon parallelises over chunks (and preview

@@ -31,6 +31,13 @@
 //!
 //! Everything is integer until the one division that makes `u`, and f64
 //! afterwards: exact for Earth at 1.5 m, where `E` is about 2^25.
+//!
+//! # NoiseSpace
+//! The planet function never sees map coordinates: a sample's direction
+//! times the radius, a point in metres from the planet's centre, is what
+//! every noise layer reads (each with its own frequency in cycles per
+//! metre, see [`crate::layers`]). So the function is continuous over the
+//! whole sphere and every projection samples the same planet.
 
 use crate::geo::{Dir, LatLon};
 use crate::projection::{Axis, CubeFace, Projection, grid_coord};

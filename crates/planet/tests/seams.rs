@@ -341,3 +341,16 @@ fn cube_edges_join_on_an_earth_sized_planet() {
     let per = planet.space().quarter_chunks();
     check_cube_edges(&planet, Projection::TangentCube, 0, &[0, per - 1]);
 }
+
+/// With `MANGEKYO_SLOW_TESTS=1`: every chunk along every cube edge of the
+/// Earth-sized planet at the coarsest level (about 1,200 chunks).
+#[test]
+fn slow_every_earth_cube_edge_chunk() {
+    if std::env::var("MANGEKYO_SLOW_TESTS").as_deref() != Ok("1") {
+        return;
+    }
+    let planet = earth();
+    let per = planet.space().chunk_grid(Projection::TangentCube, 9).0 / 3;
+    let all: Vec<u64> = (0..per).collect();
+    check_cube_edges(&planet, Projection::TangentCube, 9, &all);
+}
