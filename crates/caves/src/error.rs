@@ -25,6 +25,12 @@ pub enum CaveError {
         /// The largest allowed.
         max: u64,
     },
+    /// A region, slice or picture side is empty.
+    #[error("{what} must be at least 1, got 0")]
+    Empty {
+        /// What was asked for ("picture side", …).
+        what: &'static str,
+    },
     /// The noise core refused a derived noise (cannot happen for validated
     /// parameters; kept so a core change surfaces as an error, not a panic).
     #[error("noise: {0}")]

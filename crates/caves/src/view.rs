@@ -27,7 +27,12 @@ const BEDROCK: [u8; 3] = [58, 48, 44];
 
 fn check(w: usize, h: usize) -> Result<(), CaveError> {
     for v in [w, h] {
-        if v == 0 || v > MAX_SIDE {
+        if v == 0 {
+            return Err(CaveError::Empty {
+                what: "picture side",
+            });
+        }
+        if v > MAX_SIDE {
             return Err(CaveError::TooLarge {
                 what: "picture side",
                 got: v as u64,
@@ -179,4 +184,27 @@ pub fn vertex_colours(mesh: &crate::Mesh) -> Vec<[f32; 3]> {
             std::array::from_fn(|a| (ROCK[a] + (GRASS[a] - ROCK[a]) * grassy) * light)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CaveParams, Seed};
+
+    #[test]
+    fn picture_sides_are_checked_and_named() {
+        let f = CaveField::new(&CaveParams::default(), Seed::new(1)).unwrap();
+        let empty = horizontal_slice(&f, 20, 0, 0, 0, 8).unwrap_err();
+        assert_eq!(empty.to_string(), "picture side must be at least 1, got 0");
+        let wide = entrance_map(&f, 0, 0, 8, MAX_SIDE + 1).unwrap_err();
+        assert_eq!(
+            wide.to_string(),
+            "picture side is too large: 4097, at most 4096"
+        );
+        let ok = vertical_slice(&f, 0, 0, 0, 16, 48).unwrap();
+        assert_eq!(ok.pixels.len(), 16 * 48 * 3);
+        // The top row is sky, the bottom row bedrock.
+        assert_eq!(ok.pixels[..3], SKY);
+        assert_eq!(ok.pixels[ok.pixels.len() - 3..], BEDROCK);
+    }
 }

@@ -1,0 +1,136 @@
+//! `mangekyo caves` end to end: a chunk and a region as glb, a slice as
+//! PNG, and one-line errors for bad values.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn mangekyo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mangekyo"))
+        .args(args)
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("run mangekyo")
+}
+
+/// A fresh path in the system temp directory for this test.
+fn out(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("mangekyo-caves-{}-{name}", std::process::id()))
+}
+
+/// The JSON chunk of a glb, after checking the container header.
+fn glb_json(bytes: &[u8]) -> serde_json::Value {
+    assert_eq!(&bytes[..4], b"glTF");
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    assert_eq!(u32_at(4), 2, "glTF version");
+    assert_eq!(u32_at(8) as usize, bytes.len(), "declared length");
+    let len = u32_at(12) as usize;
+    assert_eq!(&bytes[16..20], b"JSON");
+    serde_json::from_slice(&bytes[20..20 + len]).unwrap()
+}
+
+#[test]
+fn a_chunk_and_a_region_become_glb() {
+    let chunk = out("chunk.glb");
+    let a = mangekyo(&[
+        "caves",
+        "chunk",
+        "--seed",
+        "hime",
+        "--chunk",
+        "2",
+        "0",
+        "3",
+        "-o",
+        chunk.to_str().unwrap(),
+    ]);
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    let doc = glb_json(&std::fs::read(&chunk).unwrap());
+    let attributes = &doc["meshes"][0]["primitives"][0]["attributes"];
+    for name in ["POSITION", "NORMAL", "COLOR_0", "_SKY"] {
+        assert!(
+            attributes.get(name).is_some(),
+            "{name} missing: {attributes}"
+        );
+    }
+    assert_eq!(
+        doc["nodes"][0]["translation"],
+        serde_json::json!([64.0, 0.0, 96.0])
+    );
+
+    let region = out("region.glb");
+    let b = mangekyo(&[
+        "caves",
+        "export",
+        "--from",
+        "-1,0,-1",
+        "--to",
+        "0,1,0",
+        "-o",
+        region.to_str().unwrap(),
+    ]);
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    let doc = glb_json(&std::fs::read(&region).unwrap());
+    let nodes = doc["nodes"].as_array().unwrap().len();
+    // 8 chunks, of which the 4 surface-layer ones at least hold caves.
+    assert!((4..=8).contains(&nodes), "{nodes} nodes");
+    let stderr = String::from_utf8_lossy(&b.stderr);
+    assert!(
+        stderr.starts_with("wrote ") && stderr.contains("8 chunks"),
+        "{stderr}"
+    );
+    for p in [chunk, region] {
+        std::fs::remove_file(p).ok();
+    }
+}
+
+#[test]
+fn a_slice_becomes_a_png_of_the_asked_size() {
+    let png = out("slice.png");
+    let a = mangekyo(&[
+        "caves",
+        "slice",
+        "--y",
+        "20",
+        "--size",
+        "96",
+        "40",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    assert_eq!((&bytes[12..16], be(16), be(20)), (&b"IHDR"[..], 96, 40));
+    std::fs::remove_file(png).ok();
+}
+
+#[test]
+fn bad_values_get_one_line_errors() {
+    let params = out("bad.json");
+    std::fs::write(&params, r#"{"octaves": 0}"#).unwrap();
+    let cases: [(Vec<&str>, &str); 4] = [
+        (
+            vec!["caves", "chunk", "--params", params.to_str().unwrap()],
+            "error: cave parameter `octaves` must be in 1..=16, got 0\n",
+        ),
+        (
+            vec!["caves", "export", "--from", "1,0,0", "--to", "0,0,0"],
+            "error: --to must not be below --from on x: 1 > 0\n",
+        ),
+        (
+            vec!["caves", "slice", "--y", "5", "--size", "0", "10"],
+            "error: picture side must be at least 1, got 0\n",
+        ),
+        (
+            vec!["caves", "chunk", "-o", "chunk.txt"],
+            "error: --output must end in .glb, .obj, .mkcm or .mkcd, got \"txt\"\n",
+        ),
+    ];
+    for (args, want) in cases {
+        let o = mangekyo(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), want, "{args:?}");
+    }
+    std::fs::remove_file(params).ok();
+}
