@@ -27,6 +27,14 @@
 //!   meshes and densities compactly for the viewer.
 //! - [`view`]: slices and an entrance map as RGB pictures.
 //!
+//! # Previews
+//! `docs/images/caves_{tubes,sheets}.png` are the glb of
+//! `mangekyo caves export --seed 42 [--mode sheets] --from -2,0,-2 --to 1,0,1`
+//! seen from below (three.js in headless Chromium), `caves_blocky.png` of
+//! `--mesh blocky --from 0,0,0 --to 1,1,1` from above, and
+//! `caves_entrances.png` is `mangekyo caves slice --seed 42 --entrances
+//! --size 1024 1024` (generator version 2).
+//!
 //! # Seam contract
 //! Every sample of every box equals [`CaveField::density`] of its voxel,
 //! bit for bit, whatever box or thread computed it. A chunk's mesh covers
