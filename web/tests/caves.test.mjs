@@ -1,6 +1,6 @@
 // Caves mode against the real server: chunks stream in and draw, W flies
-// the drone forward, flying down into the ground stops at it (the path
-// stays in air by the server's own density), the viewer's density equals
+// the drone forward, flying down into the ground or sideways into a wall
+// stops at it (the path stays in air by the server's own density), the viewer's density equals
 // the server's bit for bit, going below the surface darkens the scene and
 // the headlight (R) brightens it again, and the frame time is measured
 // with 100+ chunks loaded. One page serves every test, in order.
@@ -135,6 +135,75 @@ test('flying down into the ground stops at it, and the path stays in air', async
   }
   const below = await serverDensity(still[0], still[1] - 2, still[2]);
   assert.ok(!below.air, 'rock lies just below where the drone stopped');
+  assertNoErrors(assert, page);
+});
+
+test('flying sideways into a wall stops at it; sliding keeps the free axis', async () => {
+  // The collision rule on its own, in the page (it imports three): a wall
+  // at x = 10 stops an oblique move on x and lets z go on; a wall 0.3
+  // voxels thin is not tunnelled through by one long frame.
+  const pure = await page.evaluate(async () => {
+    const THREE = await import('three');
+    const { slide } = await import('./src/modes/caves/movement.js');
+    const wall = (x) => x - 10;
+    const p = new THREE.Vector3(5, 0, 0);
+    const blocked = slide(p, new THREE.Vector3(20, 0, 3), wall, 0.5);
+    const thin = (x) => (x >= 10 && x <= 10.3 ? 1 : -1);
+    const q = new THREE.Vector3(5, 0, 0);
+    slide(q, new THREE.Vector3(30, 0, 0), thin, 0.5);
+    return { x: p.x, z: p.z, blocked, thinX: q.x };
+  });
+  assert.ok(pure.x <= 9.5 + 1e-9 && pure.x > 9, `stopped before the wall at x ${pure.x}`);
+  assert.ok(Math.abs(pure.z - 3) < 1e-9 && pure.blocked.x && !pure.blocked.z, `slid along it: ${JSON.stringify(pure)}`);
+  assert.ok(pure.thinX < 10, `no tunnelling through a thin wall (x ${pure.thinX})`);
+
+  // In the world: a line of voxels near the drone, air for 5 to 23
+  // voxels and then rock (a tunnel wall or a hillside), found in the
+  // densities the viewer holds. The drone starts on a voxel exactly, so
+  // along the line the field is the voxels' linear blend.
+  const spot = await page.evaluate(() => {
+    const api = window.mangekyo.api;
+    const [px, , pz] = window.mangekyo.debug().position;
+    // Yaw 0 looks along −z, π/2 along −x, π along +z, −π/2 along +x.
+    const dirs = [[0, -1, 0], [-1, 0, Math.PI / 2], [0, 1, Math.PI], [1, 0, -Math.PI / 2]];
+    for (let r = 0; r <= 40; r += 2) {
+      for (const [x, z] of [[px + r, pz], [px - r, pz], [px, pz + r], [px, pz - r]]) {
+        const [ix, iz] = [Math.floor(x), Math.floor(z)];
+        const top = api.surfaceAt(ix, iz);
+        if (top === null) continue;
+        for (let y = Math.floor(top) + 4; y >= 3; y--) {
+          for (const [dx, dz, yaw] of dirs) {
+            let k = 0;
+            while (k < 24 && api.voxel(ix + dx * k, y, iz + dz * k) < -0.3) k++;
+            if (k >= 5 && k < 24 && api.voxel(ix + dx * k, y, iz + dz * k) > 0.3) {
+              return { at: [ix, y, iz], dir: [dx, dz], yaw, rock: k };
+            }
+          }
+        }
+      }
+    }
+    return null;
+  });
+  assert.ok(spot, 'a wall lies near the drone');
+  await page.evaluate(({ at: [x, y, z], yaw }) => {
+    window.mangekyo.api.teleport(x, y, z);
+    window.mangekyo.api.look(yaw, 0);
+  }, spot);
+  await sleep(300);
+  const start = (await debug()).position;
+  await holdKey('w', 1500);
+  const stopped = (await debug()).position;
+  await holdKey('w', 600);
+  const still = (await debug()).position;
+  const along = (p) => (p[0] - start[0]) * spot.dir[0] + (p[2] - start[2]) * spot.dir[1];
+  assert.ok(along(stopped) > 2, `the drone flew towards the wall (${along(stopped).toFixed(2)} voxels)`);
+  assert.ok(along(stopped) < spot.rock, `and stopped before the rock ${spot.rock} voxels ahead (${along(stopped).toFixed(2)})`);
+  assert.ok(Math.abs(along(still) - along(stopped)) < 0.3, 'holding W further does not push it through');
+  for (let t = 0; t <= 1; t += 0.125) {
+    const p = start.map((s, a) => s + (still[a] - s) * t);
+    const d = await serverDensity(...p);
+    assert.ok(d.air, `(${p.join(', ')}) is rock (${d.density}): the drone passed through`);
+  }
   assertNoErrors(assert, page);
 });
 

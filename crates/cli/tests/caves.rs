@@ -30,20 +30,24 @@ fn glb_json(bytes: &[u8]) -> serde_json::Value {
 
 #[test]
 fn a_chunk_and_a_region_become_glb() {
+    // Chunk (2, 0, 3) of the world "hime", written to `path`.
+    let write_chunk = |path: &PathBuf| {
+        let o = mangekyo(&[
+            "caves",
+            "chunk",
+            "--seed",
+            "hime",
+            "--chunk",
+            "2",
+            "0",
+            "3",
+            "-o",
+            path.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
     let chunk = out("chunk.glb");
-    let a = mangekyo(&[
-        "caves",
-        "chunk",
-        "--seed",
-        "hime",
-        "--chunk",
-        "2",
-        "0",
-        "3",
-        "-o",
-        chunk.to_str().unwrap(),
-    ]);
-    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    write_chunk(&chunk);
     let doc = glb_json(&std::fs::read(&chunk).unwrap());
     let attributes = &doc["meshes"][0]["primitives"][0]["attributes"];
     for name in ["POSITION", "NORMAL", "COLOR_0", "_SKY"] {
@@ -78,7 +82,45 @@ fn a_chunk_and_a_region_become_glb() {
         stderr.starts_with("wrote ") && stderr.contains("8 chunks"),
         "{stderr}"
     );
-    for p in [chunk, region] {
+    // A glTF parser reads it back: every vertex, placed by its node, lies
+    // in the region's box (x, z in -32..32, y in 0..64, one voxel of slack
+    // for the surface nets' border vertices).
+    let (gltf, buffers, _) = gltf::import_slice(std::fs::read(&region).unwrap()).unwrap();
+    let mut vertices = 0;
+    for node in gltf.nodes() {
+        let t = node.transform().decomposed().0;
+        for primitive in node.mesh().unwrap().primitives() {
+            let reader = primitive.reader(|b| Some(&buffers[b.index()]));
+            for p in reader.read_positions().unwrap() {
+                let w = [p[0] + t[0], p[1] + t[1], p[2] + t[2]];
+                assert!(
+                    (-33.0..=33.0).contains(&w[0])
+                        && (-1.0..=65.0).contains(&w[1])
+                        && (-33.0..=33.0).contains(&w[2]),
+                    "vertex {w:?} outside the region"
+                );
+                vertices += 1;
+            }
+        }
+    }
+    assert!(vertices > 1000, "{vertices} vertices");
+
+    // The chunk as OBJ holds the glb's vertices and triangles.
+    let obj = out("chunk.obj");
+    write_chunk(&obj);
+    let text = std::fs::read_to_string(&obj).unwrap();
+    let (gltf, _, _) = gltf::import_slice(std::fs::read(&chunk).unwrap()).unwrap();
+    let primitive = gltf.meshes().next().unwrap().primitives().next().unwrap();
+    let count = |attr: gltf::Semantic| primitive.get(&attr).unwrap().count();
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("v ")).count(),
+        count(gltf::Semantic::Positions)
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("f ")).count(),
+        primitive.indices().unwrap().count() / 3
+    );
+    for p in [chunk, region, obj] {
         std::fs::remove_file(p).ok();
     }
 }

@@ -92,10 +92,82 @@ fn out_of_range_values_name_the_parameter_and_range() {
             &["dungeon", "room", "--format", "png"][..],
             "give a file with -o FILE",
         ),
+        (
+            &["dungeon", "lake", "--kind", "water", "--depth", "5"][..],
+            "lakes have no depth rule",
+        ),
     ] {
         let out = mangekyo(args);
         assert!(!out.status.success(), "{args:?} succeeded");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(want), "{args:?}: {err}");
     }
+}
+
+/// The overrides reach the builders: a bare `--light` lights every floor
+/// cell, `--cutoff` moves the floor fraction, `lake --kind water` holds water.
+#[test]
+fn overrides_change_the_result() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = mangekyo(&[args, &["--format", "json"][..]].concat());
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let floors = |v: &serde_json::Value| -> Vec<usize> {
+        let features = v["features"].as_array().unwrap();
+        (0..features.len())
+            .filter(|&i| features[i].as_str().unwrap().contains("floor"))
+            .collect()
+    };
+    let room = [
+        "dungeon",
+        "room",
+        "--seed",
+        "3",
+        "--width",
+        "40",
+        "--height",
+        "40",
+        "--grd",
+        "4",
+        "--roughness",
+        "2",
+    ];
+    let lit = json(&[&room[..], &["--light", "--cutoff", "40"]].concat());
+    let lit_floors = floors(&lit);
+    assert!(!lit_floors.is_empty());
+    for &i in &lit_floors {
+        let flags = lit["flags"][i].as_array().unwrap();
+        assert!(
+            flags.iter().any(|f| f == "glow"),
+            "floor cell {i} is lit: {flags:?}"
+        );
+    }
+    let dark = json(&[&room[..], &["--light", "false", "--cutoff", "40"]].concat());
+    assert!(floors(&dark).iter().all(|&i| {
+        !dark["flags"][i]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == "glow")
+    }));
+    let low = json(&[&room[..], &["--cutoff", "20"]].concat());
+    let high = json(&[&room[..], &["--cutoff", "60"]].concat());
+    assert!(
+        floors(&low).len() < floors(&high).len(),
+        "a higher cutoff opens more floor"
+    );
+    let lake = json(&[
+        "dungeon", "lake", "--kind", "water", "--width", "40", "--height", "20",
+    ]);
+    let features = lake["features"].as_array().unwrap();
+    assert!(
+        features
+            .iter()
+            .any(|f| f.as_str().unwrap().contains("water"))
+    );
 }

@@ -121,3 +121,55 @@ fn stats_and_a_scripted_game_run() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("not a Mangekyo island save"));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Through the binary: a game saved, loaded and continued prints what the
+/// uninterrupted game prints, and a save that cannot be written is refused
+/// while the game goes on.
+#[test]
+fn save_load_continue_matches_an_uninterrupted_game() {
+    let dir = std::env::temp_dir().join(format!("mangekyo-island-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("save.json");
+    let play = |script: &str, load: Option<&std::path::Path>| -> String {
+        let file = dir.join("script.txt");
+        std::fs::write(&file, script).unwrap();
+        let mut args = vec![
+            "island",
+            "play",
+            "--seed",
+            "11",
+            "--script",
+            file.to_str().unwrap(),
+        ];
+        if let Some(load) = load {
+            args.extend(["--load", load.to_str().unwrap()]);
+        }
+        stdout(&mangekyo(&args))
+    };
+    let rest = "explore\npaths\ntravel 1\nexplore\nlook\nquit\n";
+    let whole = play(&format!("explore\ntravel 1\n{rest}"), None);
+    play(
+        &format!("explore\ntravel 1\nsave {}\nquit\n", save.display()),
+        None,
+    );
+    let resumed = play(rest, Some(&save));
+    let after = |text: &str| text[text.find("\n> explore").unwrap()..].to_string();
+    let tail = after(&resumed);
+    assert!(whole.ends_with(&tail), "resumed:\n{tail}\nwhole:\n{whole}");
+    assert!(tail.matches("> ").count() >= 6, "{tail}");
+
+    let unwritable = dir.join("no-such-dir").join("save.json");
+    let out = play(
+        &format!("save {}\nlook\nquit\n", unwritable.display()),
+        None,
+    );
+    assert!(
+        out.contains("Could not save") && !out.contains("Saved to"),
+        "{out}"
+    );
+    assert!(
+        out.contains("> look"),
+        "the game goes on after a failed save: {out}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -4,7 +4,7 @@
 //! SIGKILL mid-load and the other keeps answering; afterwards every
 //! planet a client was told about is in the store exactly once.
 //!
-//! Needs the MariaDB of DEVELOPERS.md (`MANGEKYO_TEST_MYSQL`, default
+//! Needs the MariaDB of README.md (`MANGEKYO_TEST_MYSQL`, default
 //! `mysql://root@127.0.0.1:3306/test`); each run makes its own database
 //! and drops it.
 

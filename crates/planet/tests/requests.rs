@@ -39,13 +39,13 @@ fn malformed_parameters_are_named() {
     }
     for (json, what) in [
         (r#"{"raduis": 5}"#, "raduis"),
-        (r#"{"seed": "x"}"#, "seed"),
+        (r#"{"seed": "x"}"#, "expected u64"),
         (r#"{"radius": }"#, "line 1"),
     ] {
         let e = serde_json::from_str::<PlanetParams>(json)
             .unwrap_err()
             .to_string();
-        assert!(e.contains(what) || what == "seed", "{json}: {e}");
+        assert!(e.contains(what), "{json}: {e}");
     }
 }
 

@@ -13,7 +13,7 @@ bin="${1:-${CARGO_TARGET_DIR:-target}/release/mangekyo}"
 workers="${2:-2}"
 seconds="${3:-20}"
 mode="${4:-cold}"
-shift 4 || true
+shift $(( $# < 4 ? $# : 4 ))
 games=("${@:-1 2 4 8}")
 port=18299
 db="$(mktemp -d)/roblox-load.db"

@@ -36,6 +36,7 @@
 #![deny(missing_docs)]
 
 mod cache;
+pub mod cave_models;
 pub mod content;
 pub mod error;
 pub mod extract;

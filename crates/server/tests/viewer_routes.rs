@@ -41,6 +41,18 @@ async fn get_json(router: &Router, path: &str, status: u16) -> Value {
     value
 }
 
+/// The JSON chunk of a GLB container, after checking its header (magic,
+/// version 2, the stated length is the length).
+fn glb_json(glb: &[u8]) -> Value {
+    let word = |at: usize| u32::from_le_bytes(glb[at..at + 4].try_into().unwrap()) as usize;
+    assert_eq!(&glb[..4], b"glTF");
+    assert_eq!(word(4), 2, "glTF version");
+    assert_eq!(word(8), glb.len(), "the header states the file's length");
+    let json_len = word(12);
+    assert_eq!(&glb[16..20], b"JSON");
+    serde_json::from_slice(&glb[20..20 + json_len]).unwrap()
+}
+
 #[tokio::test]
 async fn caves_stream_as_the_crate_encodes_them() {
     let server = router().await;
@@ -94,6 +106,26 @@ async fn caves_stream_as_the_crate_encodes_them() {
         &density[..],
         &wire::encode_chunk_density(&field, &samples)[..]
     );
+
+    // The same mesh as a glTF binary: a valid GLB container whose one
+    // node sits at the chunk's origin and holds every vertex of the mesh.
+    let smooth = mesh::mesh(&field, &samples, MeshKind::Smooth);
+    let (status, headers, glb) = get(&server, "/v1/caves/42/chunks/0/0/0?format=glb").await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["content-type"], "model/gltf-binary");
+    let doc = glb_json(&glb);
+    let primitive = &doc["meshes"][0]["primitives"][0];
+    let position = primitive["attributes"]["POSITION"].as_u64().unwrap() as usize;
+    assert_eq!(
+        doc["accessors"][position]["count"].as_u64(),
+        Some(smooth.vertex_count() as u64)
+    );
+    let indices = primitive["indices"].as_u64().unwrap() as usize;
+    assert_eq!(
+        doc["accessors"][indices]["count"].as_u64(),
+        Some(3 * smooth.triangle_count() as u64)
+    );
+    assert_eq!(doc["nodes"][0]["name"], "chunk_0_0_0");
 
     let point = get_json(&server, "/v1/caves/42/density?x=3.25&y=20.5&z=-7.75", 200).await;
     let want = u64::from(field.density_at(3.25, 20.5, -7.75).to_bits());

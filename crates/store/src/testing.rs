@@ -171,7 +171,7 @@ fn with_database(url: &str, database: &str) -> String {
 
 async fn run_admin(url: &str, sql: &str) {
     let mut conn = AnyConnection::connect(url).await.unwrap_or_else(|e| {
-        panic!("test database server {url} is unreachable ({e}); start it (see DEVELOPERS.md) or point the env var at one")
+        panic!("test database server {url} is unreachable ({e}); start it (see README.md) or point the env var at one")
     });
     sqlx::query(AssertSqlSafe(sql.to_owned()))
         .execute(&mut conn)

@@ -83,7 +83,7 @@ enum What {
         /// Pixels per tile side: 256 or 512.
         #[arg(long, default_value_t = 256)]
         size: u32,
-        /// Prefix of the tile URLs in tilejson.json (e.g. https://cdn.example/terra/);
+        /// Prefix of the tile URLs in tilejson.json (e.g. `https://cdn.example/terra/`);
         /// default: relative to the TileJSON document.
         #[arg(long, default_value = "")]
         public_url: String,

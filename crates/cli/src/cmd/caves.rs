@@ -5,9 +5,9 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mangekyo_caves::mesh::{MeshKind, mesh, mesh_chunks};
 use mangekyo_caves::{
-    CaveField, CaveMode, CaveParams, ChunkCoord, GENERATOR_VERSION, Mesh, Sampler, Seed, view, wire,
+    CaveField, CaveMode, CaveParams, ChunkCoord, Mesh, Sampler, Seed, view, wire,
 };
-use mangekyo_export::gltf::{MeshData, encode_glb};
+use mangekyo_server::cave_models::{self, ModelFormat};
 use std::path::{Path, PathBuf};
 
 /// Most chunks one `export` may mesh (16 × 4 × 16 chunks at most is a
@@ -253,40 +253,13 @@ fn export(a: ExportArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Writes chunk meshes as .glb (one node per chunk, translated to its
-/// origin, with `COLOR_0` and the raw `_SKY`) or .obj.
+/// Writes chunk meshes as .glb (one node per chunk) or .obj.
 fn write_meshes(path: &Path, meshes: &[(ChunkCoord, Mesh)]) -> anyhow::Result<()> {
-    let names: Vec<String> = meshes
-        .iter()
-        .map(|(c, _)| format!("chunk_{}_{}_{}", c.x, c.y, c.z))
-        .collect();
-    let colours: Vec<Vec<[f32; 3]>> = meshes
-        .iter()
-        .map(|(_, m)| view::vertex_colours(m))
-        .collect();
-    let extras: Vec<[(&str, &[f32]); 1]> =
-        meshes.iter().map(|(_, m)| [("SKY", &m.sky[..])]).collect();
-    let data: Vec<MeshData> = meshes
-        .iter()
-        .enumerate()
-        .map(|(n, (_, m))| MeshData {
-            name: &names[n],
-            positions: &m.positions,
-            normals: Some(&m.normals),
-            colors: Some(&colours[n]),
-            extras: &extras[n],
-            indices: &m.indices,
-            translation: m.origin.map(|o| o as f64),
-        })
-        .collect();
-    let generator = format!("mangekyo caves (generator {GENERATOR_VERSION})");
-    match extension(path).as_str() {
-        "obj" => write(
-            path,
-            mangekyo_export::obj::encode_obj(&data, &generator)?.as_bytes(),
-        ),
-        _ => write(path, &encode_glb(&data, &generator)?),
-    }
+    let format = match extension(path).as_str() {
+        "obj" => ModelFormat::Obj,
+        _ => ModelFormat::Glb,
+    };
+    write(path, &cave_models::encode(meshes, format)?)
 }
 
 fn slice(a: SliceArgs) -> anyhow::Result<()> {

@@ -76,12 +76,14 @@ struct Common {
     /// Height: the room's even side, or the level's height.
     #[arg(long)]
     height: Option<u32>,
-    /// Light the cave (lakes: lava glows); default by depth.
-    #[arg(long, value_name = "BOOL")]
+    /// Light the cave (lakes: lava glows); `--light` alone is `--light true`;
+    /// default by depth.
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
     light: Option<bool>,
-    /// Dungeon depth (1..=127) for the lighting rule.
-    #[arg(long, default_value_t = 1)]
-    depth: u32,
+    /// Dungeon depth (1..=127) for the lighting rule of rooms, caverns and
+    /// levels [default: 1]; lakes have no depth rule.
+    #[arg(long)]
+    depth: Option<u32>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Ascii)]
     format: Format,
@@ -174,7 +176,7 @@ fn room(vault: bool, c: &Common) -> anyhow::Result<Grid> {
         roughness: c.roughness,
         cutoff: c.cutoff,
         light: c.light,
-        depth: c.depth,
+        depth: c.depth.unwrap_or(1),
         ..RoomParams::default()
     };
     Ok(build_room(&params, Seed::parse(&c.seed))?.grid)
@@ -189,13 +191,18 @@ fn cavern(c: &Common) -> anyhow::Result<Grid> {
         roughness: c.roughness,
         cutoff: c.cutoff,
         light: c.light,
-        depth: c.depth,
+        depth: c.depth.unwrap_or(1),
         ..d
     };
     Ok(build_cavern(&params, Seed::parse(&c.seed))?.grid)
 }
 
 fn lake(kind: LakeKind, form: Option<Form>, c: &Common) -> anyhow::Result<Grid> {
+    if let Some(depth) = c.depth {
+        anyhow::bail!(
+            "--depth {depth}: lakes have no depth rule (lava glows, water is lit by --light); leave --depth out"
+        );
+    }
     let params = LakeParams {
         kind,
         form: form.map(|f| match f {
@@ -223,7 +230,7 @@ fn level(rooms: u32, c: &Common) -> anyhow::Result<Grid> {
         roughness: c.roughness,
         cutoff: c.cutoff,
         light: c.light,
-        depth: c.depth,
+        depth: c.depth.unwrap_or(1),
         ..d
     };
     Ok(build_level(&params, Seed::parse(&c.seed))?.grid)

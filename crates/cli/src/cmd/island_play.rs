@@ -72,14 +72,21 @@ pub fn run(args: PlayArgs) -> Result<()> {
             writeln!(out, "\n> {command}")?;
         }
         let reply = session.handle(command);
-        writeln!(out, "{}", reply.text)?;
         match reply.effect {
-            Effect::Quit => return Ok(()),
+            Effect::Quit => {
+                writeln!(out, "{}", reply.text)?;
+                return Ok(());
+            }
+            // "Saved to …" only once it is true; a failed write is a refusal
+            // and the game goes on, so an unsaved session is never lost.
             Effect::Save { file, json } => {
                 let path = file.unwrap_or_else(|| DEFAULT_SAVE_FILE.to_string());
-                std::fs::write(&path, json).with_context(|| format!("writing {path}"))?;
+                match std::fs::write(&path, json) {
+                    Ok(()) => writeln!(out, "{}", reply.text)?,
+                    Err(e) => writeln!(out, "Could not save to {path}: {e}. Nothing was saved.")?,
+                }
             }
-            Effect::None => {}
+            Effect::None => writeln!(out, "{}", reply.text)?,
         }
         prompt(&mut out, interactive)?;
     }

@@ -4,11 +4,13 @@
 //!
 //! - `GET /v1/caves/{seed}`: the manifest (JSON): parameters, the chunk
 //!   layers that hold surfaces, a spawn point.
-//! - `GET /v1/caves/{seed}/chunks/{cx}/{cy}/{cz}?format=mesh|density`:
+//! - `GET /v1/caves/{seed}/chunks/{cx}/{cy}/{cz}?format=mesh|density|glb`:
 //!   one 32³ chunk in the caves crate's wire forms (`mangekyo_caves::wire`):
 //!   `mesh` is `MKCM` (positions, normals, sky visibility, indices),
 //!   `density` is `MKCD` (the chunk's 33³ voxel densities and its columns'
-//!   surface heights); web/src/modes/caves/format.js decodes both.
+//!   surface heights); web/src/modes/caves/format.js decodes both. `glb`
+//!   is the same mesh as a glTF 2.0 binary for engines and 3D tools
+//!   (`crate::cave_models`).
 //! - `GET /v1/caves/{seed}/density?x=&y=&z=`: `CaveField::density_at`.
 //!
 //! Cave parameters (`mode`, `amplitude`, `worm_frequency`, …; see
@@ -29,6 +31,7 @@ use serde_json::json;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::cave_models::{self, ModelFormat};
 use crate::content::{Content, Lifetime, respond};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Params, PathParams, QueryParams};
@@ -200,13 +203,13 @@ fn nearest_shaft(field: &CaveField) -> Option<[f64; 2]> {
         ("cx" = i32, Path, description = "Chunk x, |cx| ≤ 2^20"),
         ("cy" = i32, Path, description = "Chunk y (up), |cy| ≤ 2^20"),
         ("cz" = i32, Path, description = "Chunk z, |cz| ≤ 2^20"),
-        ("format" = Option<String>, Query, description = "mesh (default; MKCM binary) or density (MKCD binary)"),
+        ("format" = Option<String>, Query, description = "mesh (default; MKCM binary), density (MKCD binary) or glb (glTF 2.0 binary)"),
         ("mesher" = Option<String>, Query, description = "smooth (default, surface nets) or blocky"),
         ("v" = Option<u32>, Query, description = "Caves generator version: pins the URL"),
         ("mode" = Option<String>, Query, description = "tubes (default) or sheets"),
     ),
     responses(
-        (status = 200, description = "The chunk", content(("application/octet-stream"))),
+        (status = 200, description = "The chunk", content(("application/octet-stream"), ("model/gltf-binary"))),
         (status = 304, description = "Not modified"),
         (status = 400, description = "A parameter is out of range", body = ErrorBody),
     ))]
@@ -223,12 +226,13 @@ async fn chunk(
         path.require_in_range("cy", range.clone())?,
         path.require_in_range("cz", range)?,
     );
-    let density = match query.text("format").unwrap_or("mesh") {
-        "mesh" => false,
-        "density" => true,
+    let (density, glb) = match query.text("format").unwrap_or("mesh") {
+        "mesh" => (false, false),
+        "density" => (true, false),
+        "glb" => (false, true),
         other => {
-            let message = format!("format must be one of mesh, density, got {other:?}");
-            return Err(ApiError::invalid("format", message, "mesh, density"));
+            let message = format!("format must be one of mesh, density, glb, got {other:?}");
+            return Err(ApiError::invalid("format", message, "mesh, density, glb"));
         }
     };
     let kind = match query.text("mesher").unwrap_or("smooth") {
@@ -243,7 +247,8 @@ async fn chunk(
     let what = if density {
         "density".to_owned()
     } else {
-        format!("{kind:?}").to_lowercase()
+        let ext = if glb { ".glb" } else { "" };
+        format!("{kind:?}{ext}").to_lowercase()
     };
     let key = format!(
         "caves/v{version}/{}/{}/{},{},{}/{what}",
@@ -256,10 +261,10 @@ async fn chunk(
     let timing: Arc<Mutex<Option<(f64, f64)>>> = Arc::default();
     let timing_out = Arc::clone(&timing);
     let field = w.field;
-    let route_kind = if density {
-        "caves_density"
-    } else {
-        "caves_mesh"
+    let route_kind = match (density, glb) {
+        (true, _) => "caves_density",
+        (_, true) => "caves_glb",
+        _ => "caves_mesh",
     };
     let content = state
         .content
@@ -268,10 +273,16 @@ async fn chunk(
             let samples = Sampler::new().chunk(&field, coord);
             let gen_ms = t0.elapsed().as_secs_f64() * 1e3;
             let t1 = Instant::now();
-            let body = if density {
-                wire::encode_chunk_density(&field, &samples)
+            let (body, format) = if density {
+                (wire::encode_chunk_density(&field, &samples), Format::Bin)
+            } else if glb {
+                let m = mesh::mesh(&field, &samples, kind);
+                let bytes = cave_models::encode(&[(coord, m)], ModelFormat::Glb)
+                    .map_err(|e| ApiError::internal("encoding the glb", &e))?;
+                (bytes, Format::Glb)
             } else {
-                wire::encode_mesh(&mesh::mesh(&field, &samples, kind), kind)
+                let m = mesh::mesh(&field, &samples, kind);
+                (wire::encode_mesh(&m, kind), Format::Bin)
             };
             let mesh_ms = if density {
                 0.0
@@ -281,7 +292,7 @@ async fn chunk(
             if let Ok(mut t) = timing.lock() {
                 *t = Some((gen_ms, mesh_ms));
             }
-            Ok(Content::new(body, Format::Bin.content_type()))
+            Ok(Content::new(body, format.content_type()))
         })
         .await?;
     let mut response = respond(&content, w.lifetime, &headers);

@@ -1,0 +1,213 @@
+//! `mangekyo noise` and `mangekyo planet` end to end: the pictures and
+//! heightmaps the binary writes are what the libraries compute, the
+//! sidecar describes the file, and bad values get one-line errors.
+
+use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Planet, PlanetParams, Projection};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn mangekyo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mangekyo"))
+        .args(args)
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("run mangekyo")
+}
+
+fn ok(args: &[&str]) -> Output {
+    let o = mangekyo(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+/// A fresh path in the system temp directory for this test.
+fn out(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("mangekyo-np-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn noise_pictures_are_deterministic_and_follow_the_seed() {
+    let picture = |seed: &str, name: &str| -> Vec<u8> {
+        let path = out(name);
+        ok(&[
+            "noise",
+            "--kind",
+            "simplex",
+            "--fractal",
+            "fbm",
+            "--octaves",
+            "6",
+            "--seed",
+            seed,
+            "--size",
+            "64",
+            "-o",
+            path.to_str().unwrap(),
+        ]);
+        let png = mangekyo_export::png::decode(&std::fs::read(&path).unwrap()).unwrap();
+        std::fs::remove_file(path).ok();
+        assert_eq!((png.width, png.height), (64, 64));
+        png.samples8().unwrap().to_vec()
+    };
+    let a = picture("7", "a.png");
+    assert_eq!(
+        a,
+        picture("7", "b.png"),
+        "the same seed draws the same picture"
+    );
+    assert_ne!(a, picture("8", "c.png"), "another seed draws another");
+    let mean = a.iter().map(|&v| f64::from(v)).sum::<f64>() / a.len() as f64;
+    let variance = a
+        .iter()
+        .map(|&v| (f64::from(v) - mean).powi(2))
+        .sum::<f64>()
+        / a.len() as f64;
+    assert!(
+        variance > 100.0,
+        "the picture is not flat (variance {variance})"
+    );
+
+    let bad = mangekyo(&[
+        "noise",
+        "--octaves",
+        "0",
+        "-o",
+        out("bad.png").to_str().unwrap(),
+    ]);
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.starts_with("error: ") && err.contains("octaves"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn a_planet_chunk_heightmap_is_the_librarys_chunk() {
+    let path = out("chunk.f32");
+    let args = [
+        "planet",
+        "chunk",
+        "--projection",
+        "octahedral",
+        "--lod",
+        "9",
+        "--cx",
+        "1",
+        "--cy",
+        "2",
+        "--format",
+        "f32",
+        "-o",
+    ];
+    ok(&[&args[..], &[path.to_str().unwrap()]].concat());
+    let bytes = std::fs::read(&path).unwrap();
+    let sidecar: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(format!("{}.json", path.display())).unwrap())
+            .unwrap();
+    std::fs::remove_file(&path).ok();
+    std::fs::remove_file(format!("{}.json", path.display())).ok();
+
+    let planet = Planet::new(PlanetParams::default()).unwrap();
+    let chunk = planet
+        .sample_chunk(&ChunkRequest {
+            address: ChunkAddress {
+                projection: Projection::Octahedral,
+                lod: 9,
+                cx: 1,
+                cy: 2,
+            },
+            edge: Edge::Shared,
+            layers: Layers::HEIGHT,
+        })
+        .unwrap();
+    let written: Vec<f32> = bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    assert_eq!(written.len(), 257 * 257, "shared edges by default");
+    assert!(
+        written
+            .iter()
+            .zip(&chunk.height)
+            .all(|(a, b)| a.to_bits() == b.to_bits()),
+        "the file holds the library's heights bit for bit"
+    );
+    assert_eq!(sidecar["width"], 257);
+    assert_eq!(sidecar["projection"], "octahedral");
+    assert_eq!(
+        (
+            sidecar["lod"].as_u64(),
+            sidecar["cx"].as_u64(),
+            sidecar["cy"].as_u64()
+        ),
+        (Some(9), Some(1), Some(2))
+    );
+    assert_eq!(sidecar["byte_order"], "little");
+    let max = chunk
+        .height
+        .iter()
+        .copied()
+        .fold(f32::NEG_INFINITY, f32::max);
+    // Written as the shortest decimal that reads back as the same f32.
+    assert_eq!(sidecar["max_height"].as_f64().map(|m| m as f32), Some(max));
+}
+
+#[test]
+fn previews_and_the_distortion_table() {
+    let path = out("planet.png");
+    ok(&[
+        "planet",
+        "preview",
+        "--width",
+        "64",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    let png = mangekyo_export::png::decode(&std::fs::read(&path).unwrap()).unwrap();
+    std::fs::remove_file(path).ok();
+    assert_eq!(
+        (png.width, png.height),
+        (64, 32),
+        "equirectangular: twice as wide as high"
+    );
+
+    let table = String::from_utf8(ok(&["planet", "projections", "--cells", "64"]).stdout).unwrap();
+    let ratio = |name: &str| -> f64 {
+        let line = table
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no {name} row in\n{table}"));
+        line.split_whitespace()
+            .nth_back(1)
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // The tangent cube is the most even map; the plain cube about 5.2.
+    assert!((1.3..1.5).contains(&ratio("tangent_cube")), "{table}");
+    assert!((4.5..6.0).contains(&ratio("cube")), "{table}");
+    assert!(ratio("tangent_cube") < ratio("octahedral"), "{table}");
+
+    for (args, want) in [
+        (&["planet", "chunk", "--radius=-5"][..], "radius"),
+        (&["planet", "chunk", "--lod", "99"][..], "lod"),
+        (
+            &["planet", "chunk", "--projection", "mercator"][..],
+            "mercator",
+        ),
+    ] {
+        let o = mangekyo(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(want),
+            "{args:?}: {err}"
+        );
+    }
+}
