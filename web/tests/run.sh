@@ -6,8 +6,9 @@
 # playwright-core), then stops the server. Screenshots of each mode land in
 # web/tests/screenshots/ (gitignored).
 #
-# Needs Node.js ≥ 20 and the Rust toolchain; installs Debian's chromium if
-# it is missing (as root) and playwright-core from package-lock.json.
+# Needs Node.js ≥ 20 and the Rust toolchain; installs Debian's chromium and
+# a Japanese font if they are missing (as root) and playwright-core from
+# package-lock.json.
 # MANGEKYO_URL=http://host:port skips the build and tests a running server.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -18,6 +19,13 @@ export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 if [ ! -x "$CHROMIUM" ]; then
   echo "installing Debian's chromium"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+# The viewer's title and the island's Japanese names need a Japanese font,
+# or the screenshots show empty boxes (IPA Gothic: 3.5 MB).
+if [ -z "$(fc-list :lang=ja 2>/dev/null)" ]; then
+  echo "installing a Japanese font (fonts-ipafont-gothic)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-ipafont-gothic >/dev/null
 fi
 
 if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

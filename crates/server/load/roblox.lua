@@ -8,6 +8,9 @@ local planet = os.getenv("PLANET") or "1"
 local mode = os.getenv("MODE") or "cold"
 local batch = tonumber(os.getenv("BATCH") or "4")
 local period = tonumber(os.getenv("PERIOD_MS") or "200")
+-- Rows of the atlas this run starts at: each run of roblox.sh gets its own,
+-- so a cold run never meets chunks an earlier run generated.
+local offset = tonumber(os.getenv("OFFSET") or "0")
 local counter = 0
 
 function setup(thread)
@@ -32,7 +35,7 @@ function request()
       i = i % 64
     end
     local cx = 10000 + (i % 200)
-    local cy = 10000 + id * 2000 + math.floor(i / 200)
+    local cy = 10000 + offset + id * 2000 + math.floor(i / 200)
     chunks[#chunks + 1] = string.format("[%d,%d]", cx, cy)
   end
   local body = string.format(
