@@ -2,15 +2,9 @@
 //! PNG, and one-line errors for bad values.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn mangekyo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mangekyo"))
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("run mangekyo")
-}
+use common::mangekyo;
 
 /// A fresh path in the system temp directory for this test.
 fn out(name: &str) -> PathBuf {

@@ -1,15 +1,9 @@
 //! `mangekyo dungeon` end to end: the binary's text, JSON and PNG output,
 //! and its error messages for values out of range.
 
-use std::process::{Command, Output};
+mod common;
 
-fn mangekyo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mangekyo"))
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("run mangekyo")
-}
+use common::mangekyo;
 
 #[test]
 fn ascii_goes_to_stdout_and_is_deterministic() {

@@ -4,15 +4,10 @@
 
 use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Planet, PlanetParams, Projection};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn mangekyo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mangekyo"))
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("run mangekyo")
-}
+use common::mangekyo;
+use std::process::Output;
 
 fn ok(args: &[&str]) -> Output {
     let o = mangekyo(args);
