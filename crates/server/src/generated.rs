@@ -2,12 +2,33 @@
 //! (`v=`), the output format (`format=`), and generator parameters given
 //! as query parameters.
 
+use mangekyo_core::Seed;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::content::Lifetime;
 use crate::error::ApiError;
 use crate::extract::Params;
+
+/// The longest seed text, in bytes: seeds are names, not documents.
+pub const MAX_SEED_BYTES: usize = 256;
+
+/// A seed from its text (digits are that number, other text is hashed),
+/// refused when longer than [`MAX_SEED_BYTES`].
+pub fn parse_seed(text: &str) -> Result<Seed, ApiError> {
+    if text.len() > MAX_SEED_BYTES {
+        let message = format!(
+            "seed must be at most {MAX_SEED_BYTES} bytes, got {}",
+            text.len()
+        );
+        return Err(ApiError::invalid(
+            "seed",
+            message,
+            format!("at most {MAX_SEED_BYTES} bytes"),
+        ));
+    }
+    Ok(Seed::parse(text))
+}
 
 /// How long an unpinned generated URL may be cached: the content changes
 /// only when the server is upgraded to a new generator version.

@@ -28,12 +28,10 @@ mod target;
 
 use std::io::IsTerminal;
 use std::ops::RangeInclusive;
-use std::path::PathBuf;
 
 use anyhow::{Context, bail, ensure};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use mangekyo_core::Seed;
-use mangekyo_planet::{GENERATOR_VERSION, Planet, PlanetParams, PlanetSpace};
+use mangekyo_planet::{GENERATOR_VERSION, Planet, PlanetSpace};
 use rayon::prelude::*;
 
 use journal::Journal;
@@ -97,12 +95,9 @@ struct Common {
     /// Where to write: a directory, file:///dir, or s3://bucket/prefix (AWS_* variables).
     #[arg(long)]
     out: String,
-    /// Planet parameters as JSON (as the store keeps them; missing fields take defaults).
-    #[arg(long)]
-    params: Option<PathBuf>,
-    /// Seed (overrides the file's): digits are that number, other text is hashed.
-    #[arg(long)]
-    seed: Option<String>,
+    /// The planet: a parameter file (as the store keeps them), then overrides.
+    #[command(flatten)]
+    planet: super::planet::ParamArgs,
     /// Only this rectangle, at the coarsest level: `x0..x1,y0..y1` (half-open).
     #[arg(long)]
     region: Option<String>,
@@ -127,7 +122,7 @@ struct Tally {
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let (plan, common, public_url) = plan_of(args)?;
-    let planet = load_planet(&common)?;
+    let planet = common.planet.planet()?;
     let recipe = Recipe::new(&plan.kind)?;
     let space = *planet.space();
     recipe.check_levels(&plan, &space)?;
@@ -245,22 +240,6 @@ fn parse_region(text: &str) -> anyhow::Result<Region> {
         x: range(x)?,
         y: range(y)?,
     })
-}
-
-fn load_planet(common: &Common) -> anyhow::Result<Planet> {
-    let mut params = match &common.params {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading {}", path.display()))?;
-            serde_json::from_str::<PlanetParams>(&text)
-                .with_context(|| format!("parsing {}", path.display()))?
-        }
-        None => PlanetParams::default(),
-    };
-    if let Some(seed) = &common.seed {
-        params.seed = Seed::parse(seed).value();
-    }
-    Ok(Planet::new(params)?)
 }
 
 /// One bake, set up.

@@ -51,7 +51,7 @@ enum What {
 
 /// Planet parameters: a JSON file, then per-field overrides.
 #[derive(Debug, clap::Args)]
-struct ParamArgs {
+pub(crate) struct ParamArgs {
     /// A JSON file of planet parameters (missing fields take the defaults).
     #[arg(long)]
     params: Option<PathBuf>,
@@ -82,7 +82,8 @@ struct ParamArgs {
 }
 
 impl ParamArgs {
-    fn planet(&self) -> anyhow::Result<Planet> {
+    /// The planet these flags describe.
+    pub(crate) fn planet(&self) -> anyhow::Result<Planet> {
         let mut p = match &self.params {
             Some(path) => {
                 let text = std::fs::read_to_string(path)

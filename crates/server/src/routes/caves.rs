@@ -35,8 +35,7 @@ use crate::cave_models::{self, ModelFormat};
 use crate::content::{Content, Lifetime, respond};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Params, PathParams, QueryParams};
-use crate::generated::{Format, parse_params, pinned_lifetime, query_object};
-use crate::routes::dungeon::MAX_SEED_BYTES;
+use crate::generated::{Format, parse_params, parse_seed, pinned_lifetime, query_object};
 use crate::state::AppState;
 
 /// Query parameters that are not the cave field's.
@@ -83,18 +82,7 @@ struct World {
 
 fn world(path: &Params, query: &Params) -> Result<World, ApiError> {
     let seed_text: String = path.require("seed", "a seed (digits or text)")?;
-    if seed_text.len() > MAX_SEED_BYTES {
-        let message = format!(
-            "seed must be at most {MAX_SEED_BYTES} bytes, got {}",
-            seed_text.len()
-        );
-        return Err(ApiError::invalid(
-            "seed",
-            message,
-            format!("at most {MAX_SEED_BYTES} bytes"),
-        ));
-    }
-    let seed = Seed::parse(&seed_text);
+    let seed = parse_seed(&seed_text)?;
     let lifetime = pinned_lifetime(query, "caves", mangekyo_caves::GENERATOR_VERSION)?;
     let params: CaveParams = parse_params(query_object(query, &RESERVED)?)?;
     let field = CaveField::new(&params, seed).map_err(cave_error)?;

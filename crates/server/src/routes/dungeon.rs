@@ -23,7 +23,7 @@ use utoipa_axum::routes;
 use crate::content::{Content, respond};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{PathParams, QueryParams};
-use crate::generated::{Format, parse_params, pinned_lifetime, query_object};
+use crate::generated::{Format, parse_params, parse_seed, pinned_lifetime, query_object};
 use crate::state::AppState;
 
 const FORMATS: [Format; 3] = [Format::Json, Format::Png, Format::Ascii];
@@ -36,9 +36,6 @@ const DEFAULT_SCALE: u32 = 4;
 
 /// The largest PNG served, in pixels (a 1024² level at scale 4).
 const MAX_PNG_PIXELS: u64 = 4096 * 4096;
-
-/// The longest seed text, in bytes: seeds are names, not documents.
-pub const MAX_SEED_BYTES: usize = 256;
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -228,18 +225,7 @@ where
     P: DeserializeOwned + Serialize + Send + 'static,
 {
     let seed_text: String = path.require("seed", "a seed (digits or text)")?;
-    if seed_text.len() > MAX_SEED_BYTES {
-        let message = format!(
-            "seed must be at most {MAX_SEED_BYTES} bytes, got {}",
-            seed_text.len()
-        );
-        return Err(ApiError::invalid(
-            "seed",
-            message,
-            format!("at most {MAX_SEED_BYTES} bytes"),
-        ));
-    }
-    let seed = Seed::parse(&seed_text);
+    let seed = parse_seed(&seed_text)?;
     let format = Format::from_query(query, &FORMATS)?;
     let scale = query
         .in_range("scale", 1..=view::rgb::MAX_SCALE)?

@@ -20,7 +20,7 @@ use xxhash_rust::xxh3::Xxh3;
 use crate::content::{Content, Lifetime, respond};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::ApiJson;
-use crate::routes::dungeon::MAX_SEED_BYTES;
+use crate::generated::parse_seed;
 use crate::state::AppState;
 
 /// Most sources in one request: a world is a handful of files.
@@ -110,17 +110,6 @@ impl Settings {
             ));
         }
         let seed_text = body.seed.as_deref().unwrap_or("0");
-        if seed_text.len() > MAX_SEED_BYTES {
-            let message = format!(
-                "seed must be at most {MAX_SEED_BYTES} bytes, got {}",
-                seed_text.len()
-            );
-            return Err(ApiError::invalid(
-                "seed",
-                message,
-                format!("at most {MAX_SEED_BYTES} bytes"),
-            ));
-        }
         let svg = match body.format.as_deref().unwrap_or("json") {
             "json" => false,
             "svg" => true,
@@ -130,7 +119,7 @@ impl Settings {
             }
         };
         Ok(Settings {
-            seed: Seed::parse(seed_text),
+            seed: parse_seed(seed_text)?,
             scope: body.scope.clone().unwrap_or_else(|| "island".to_owned()),
             lang: body.lang.clone().unwrap_or_else(|| "en".to_owned()),
             svg,

@@ -11,7 +11,6 @@ use std::sync::OnceLock;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
-use mangekyo_core::Seed;
 use mangekyo_island::{Definitions, GenerateError, example, generate_island, view};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -19,8 +18,7 @@ use utoipa_axum::routes;
 use crate::content::{Content, respond};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{PathParams, QueryParams};
-use crate::generated::{Format, pinned_lifetime};
-use crate::routes::dungeon::MAX_SEED_BYTES;
+use crate::generated::{Format, parse_seed, pinned_lifetime};
 use crate::state::AppState;
 
 const FORMATS: [Format; 2] = [Format::Json, Format::Svg];
@@ -57,18 +55,7 @@ async fn example_island(
 ) -> Result<Response, ApiError> {
     query.only(&["format", "scope", "lang", "v"])?;
     let seed_text: String = path.require("seed", "a seed (digits or text)")?;
-    if seed_text.len() > MAX_SEED_BYTES {
-        let message = format!(
-            "seed must be at most {MAX_SEED_BYTES} bytes, got {}",
-            seed_text.len()
-        );
-        return Err(ApiError::invalid(
-            "seed",
-            message,
-            format!("at most {MAX_SEED_BYTES} bytes"),
-        ));
-    }
-    let seed = Seed::parse(&seed_text);
+    let seed = parse_seed(&seed_text)?;
     let format = Format::from_query(&query, &FORMATS)?;
     let lifetime = pinned_lifetime(&query, "island", mangekyo_island::GENERATOR_VERSION)?;
     let defs = example_world();
