@@ -18,7 +18,23 @@ async fn in_flight_requests_finish_then_the_store_closes() {
         .url("/v1/dungeon/levels/shutdown?width=1024&height=1024&rooms=64&format=png&scale=4");
     let client = server.client.clone();
     let in_flight = tokio::spawn(async move { client.get(url).send().await });
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    // Stop once the handler has the request (its cache miss is counted),
+    // not after a guessed delay a busy machine may outlast.
+    let metrics = server.url("/metrics");
+    let mut reached = false;
+    for _ in 0..400 {
+        let text = server.client.get(&metrics).send().await.unwrap();
+        let text = text.text().await.unwrap();
+        if text
+            .lines()
+            .any(|l| l.starts_with("mangekyo_cache_lookups_total") && l.contains("result=\"miss\""))
+        {
+            reached = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert!(reached, "the level request never reached its handler");
     let base = server.base.clone();
     server.stop().await;
     let response = in_flight

@@ -234,8 +234,10 @@ export async function mount(ctx) {
   requestAnimationFrame(frame);
 
   const api = {
+    /** Moves the drone; streaming is re-planned at once, not on the next frame. */
     teleport(x, y, z) {
       position.set(x, y, z);
+      if (world) world.streamer.update(position);
     },
     look(yaw, pitch) {
       orbit.yaw = yaw;
@@ -247,6 +249,8 @@ export async function mount(ctx) {
     hasDensity: (cx, cy, cz) => (world ? world.field.has(cx, cy, cz) : false),
     /** Coordinates of every chunk the streamer holds or fetches. */
     chunkCoords: () => (world ? [...world.streamer.meshes.values()].map((r) => r.coord) : []),
+    /** Chunk coordinates of every mesh in the scene. */
+    meshCoords: () => (world ? world.streamer.group.children.map((m) => m.position.toArray().map((v) => Math.round(v / CHUNK))) : []),
     /** Median frame interval (ms) over the next `n` frames, every one drawn. */
     measureFrames(n = 60) {
       forceFrames = n + 1;

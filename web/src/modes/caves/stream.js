@@ -209,7 +209,9 @@ export class ChunkStreamer {
     let meshed = 0;
     let triangles = 0;
     let pending = 0;
+    let loading = 0;
     for (const rec of this.meshes.values()) {
+      if (rec.state === 'loading') loading++;
       if (rec.state === 'ready') {
         loaded++;
         triangles += rec.triangles;
@@ -222,10 +224,13 @@ export class ChunkStreamer {
       return s[s.length >> 1];
     };
     let densities = 0;
-    for (const rec of this.densities.values()) if (rec.state === 'ready') densities++;
+    for (const rec of this.densities.values()) {
+      if (rec.state === 'ready') densities++;
+      if (rec.state === 'loading') loading++;
+    }
     return {
-      loaded, meshed, triangles, pending, densities, errors: this.errors, lastError: this.lastError, centre: this.centre,
-      cancelled: this.cancelled,
+      loaded, meshed, triangles, pending, loading, densities, errors: this.errors, lastError: this.lastError, centre: this.centre,
+      cancelled: this.cancelled, inFlight: this.pool.busy,
       genMs: median(this.timing.gen), meshMs: median(this.timing.mesh), fetchMs: median(this.timing.fetch),
     };
   }
