@@ -226,6 +226,17 @@ test("the viewer's density is the server's, bit for bit", async () => {
 });
 
 test('below the surface the scene darkens; the headlight (R) lights it', async () => {
+  // The earlier tests may leave the drone in a tunnel (the wall they fly
+  // into can be underground), so the lit view is taken above the ground
+  // here, looking down at it, whatever came before.
+  await page.evaluate(() => {
+    const api = window.mangekyo.api;
+    const [px, , pz] = window.mangekyo.debug().position;
+    api.teleport(px, api.surfaceAt(px, pz) + 8, pz);
+    api.look(0.6, -0.35);
+  });
+  await waitFor(page, () => window.mangekyo.debug().depthFactor === 0);
+  await sleep(800);
   const surface = await viewStats('caves_surface_lit');
   const cave = await page.evaluate(() => {
     const api = window.mangekyo.api;

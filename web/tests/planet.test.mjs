@@ -1,7 +1,8 @@
 // Planet mode: with an empty store the viewer creates a planet through
 // the API, draws it as a globe (its preview on a sphere, not blank), a click
-// on the globe opens that region (a chunk) as a 3D heightmap; a second planet
-// created from the controls appears in the picker.
+// on the globe opens that region (a chunk) as a 3D heightmap, cut from any
+// projection (the chunk the server locates under the point, with a pin on
+// it); a second planet created from the controls appears in the picker.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,12 +49,38 @@ test('clicking the globe opens the region as a heightmap', async () => {
   assertNoErrors(assert, page);
 });
 
+test('a region can be cut from every projection', async () => {
+  const seen = [];
+  for (const projection of ['cube', 'tangent_cube', 'octahedral', 'equirectangular']) {
+    await page.selectOption('#controls label:has-text("region projection") select', projection);
+    // Changing the projection of an open region cuts it again around the same point.
+    const region = await waitFor(page, (p) => {
+      const r = window.mangekyo.debug().region;
+      return r && r.projection === p ? r : null;
+    }, projection, 60_000);
+    assert.ok(Math.abs(region.lat - 23) < 1e-9 && Math.abs(region.lon - 62.6) < 1e-9, 'the same point');
+    assert.equal(region.face !== null, projection.includes('cube'), `${projection}: face ${region.face}`);
+    assert.ok(region.i >= 0 && region.i <= 256 && region.j >= 0 && region.j <= 256, `${projection}: (${region.i}, ${region.j})`);
+    assert.ok(region.relief[1] - region.relief[0] > 300, `${projection}: the mountains are there too (${region.relief})`);
+    assert.ok(region.pinned, `${projection}: a pin marks the point`);
+    seen.push(`${region.cx},${region.cy}`);
+    if (projection === 'octahedral') {
+      await page.waitForTimeout(500);
+      await screenshot(page, 'planet_region_octahedral', '#view canvas');
+    }
+  }
+  assert.ok(new Set(seen).size >= 2, `projections address the point differently: ${seen}`);
+  await page.click('#controls button:has-text("back to globe")');
+  await page.waitForFunction(() => window.mangekyo.debug().region === null);
+  assertNoErrors(assert, page);
+});
+
 test('a planet created from the controls joins the picker', async () => {
   const before = (await page.evaluate(() => window.mangekyo.debug())).planets;
   await page.fill('#controls input[placeholder="new planet name"]', `test-${Date.now()}`);
   await page.click('#controls button:has-text("create")');
   await page.waitForFunction((n) => window.mangekyo.debug().planets === n + 1 && window.mangekyo.debug().textured, before,
     { timeout: 120_000 });
-  assert.equal(await page.locator('#controls select option').count(), before + 1);
+  assert.equal(await page.locator('#controls label:has-text("planet") select option').count(), before + 1);
   assertNoErrors(assert, page);
 });

@@ -1,11 +1,18 @@
 //! `mangekyo bake` as a batch scheduler runs it: split into shards and
 //! merged, it writes the same bytes as one unsharded run; killed halfway
-//! and restarted, it redoes only what it cannot verify.
+//! and restarted, it redoes only what it cannot verify; and what it writes
+//! is what `mangekyo serve` answers for the same planet, byte for byte,
+//! with the manifest's hashes as the service's ETags.
+
+mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::serve::Replica;
+use mangekyo_store::Backend;
+use mangekyo_store::testing::TestDb;
 use serde_json::Value;
 
 fn bin() -> Command {
@@ -201,6 +208,130 @@ fn a_killed_bake_resumes_without_redoing_verified_work() {
         (tilejson["minzoom"].as_u64(), tilejson["maxzoom"].as_u64()),
         (Some(0), Some(2))
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn baked_files_are_the_services_answers() {
+    let dir = scratch("service");
+    let params = params_file(&dir);
+    let p = params.to_str().unwrap();
+    let (chunks, tiles) = (dir.join("chunks"), dir.join("tiles"));
+    for (format, out) in [("bin", "bin"), ("png", "png"), ("json", "json")] {
+        let out_dir = chunks.join(out);
+        let args = [
+            "bake",
+            "chunks",
+            "--params",
+            p,
+            "--lods",
+            "2",
+            "--region",
+            "0..2,0..1",
+            "--format",
+            format,
+            "--out",
+            out_dir.to_str().unwrap(),
+        ];
+        ok(&args);
+    }
+    let args = [
+        "bake",
+        "tiles",
+        "--params",
+        p,
+        "--zoom",
+        "0..=1",
+        "--out",
+        tiles.to_str().unwrap(),
+    ];
+    ok(&args);
+
+    let db = TestDb::new(Backend::Sqlite).await;
+    let server = Replica::start(&db);
+    let client = reqwest::Client::new();
+    let body: Value = serde_json::from_slice(&std::fs::read(&params).unwrap()).unwrap();
+    let created: Value = client
+        .post(server.url("/v1/planets"))
+        .json(&serde_json::json!({"name": "baked", "params": body}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["id"].as_i64().unwrap();
+    let pin = format!(
+        "v={}&p={}",
+        created["generator_version"],
+        created["params_hash"].as_str().unwrap()
+    );
+    // (URL path, baked file, its bytes, its manifest hash) for every output.
+    let mut wanted: Vec<(String, String, Vec<u8>, String)> = Vec::new();
+    let mut add = |path: String, baked: &BTreeMap<String, Vec<u8>>, manifest: &Value, rel: &str| {
+        let hash = manifest["outputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["path"] == rel)
+            .map(|o| o["xxh3"].as_str().unwrap().to_owned())
+            .unwrap_or_else(|| panic!("{rel} is not in the manifest"));
+        wanted.push((path, rel.to_owned(), baked[rel].clone(), hash));
+    };
+    for format in ["bin", "png", "json"] {
+        let baked = tree(&chunks.join(format));
+        let manifest: Value = serde_json::from_slice(&baked["manifest.json"]).unwrap();
+        let names: Vec<String> = baked
+            .keys()
+            .filter(|k| k.starts_with("chunks/") && k.ends_with(format))
+            .cloned()
+            .collect();
+        assert_eq!(names.len(), 2, "{format}: {names:?}");
+        for rel in names {
+            // chunks/{projection}/{lod}/{cx}/{cy}.{format}
+            let stem = rel.trim_end_matches(&format!(".{format}")).to_owned();
+            let parts: Vec<&str> = stem.split('/').collect();
+            let path = format!(
+                "/v1/planets/{id}/chunks/{}/{}/{}/{}?{pin}&format={format}",
+                parts[1], parts[2], parts[3], parts[4]
+            );
+            add(path, &baked, &manifest, &rel);
+        }
+    }
+    let baked = tree(&tiles);
+    let manifest: Value = serde_json::from_slice(&baked["manifest.json"]).unwrap();
+    let names: Vec<String> = baked
+        .keys()
+        .filter(|k| k.starts_with("tiles/"))
+        .cloned()
+        .collect();
+    assert_eq!(names.len(), 5, "{names:?}");
+    for rel in names {
+        let stem = rel.trim_end_matches(".png").to_owned();
+        let parts: Vec<&str> = stem.split('/').collect();
+        let path = format!(
+            "/v1/planets/{id}/tiles/{}/{}/{}?{pin}",
+            parts[1], parts[2], parts[3]
+        );
+        add(path, &baked, &manifest, &rel);
+    }
+    assert_eq!(wanted.len(), 6 + 5);
+    for (path, rel, bytes, hash) in wanted {
+        let url = server.url(&path);
+        let r = client.get(&url).send().await.unwrap();
+        assert_eq!(r.status(), 200, "{url}");
+        let etag = r.headers()["etag"].to_str().unwrap().to_owned();
+        assert_eq!(
+            etag,
+            format!("\"{hash}\""),
+            "{rel}: the manifest hash is the ETag"
+        );
+        assert!(
+            r.bytes().await.unwrap() == bytes[..],
+            "{rel}: the baked bytes differ from {url}"
+        );
+    }
+    drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -8,58 +8,16 @@
 //! `mysql://root@127.0.0.1:3306/test`); each run makes its own database
 //! and drops it.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
+mod common;
+
+use common::serve::Replica;
 use mangekyo_store::testing::TestDb;
 use mangekyo_store::{Backend, Store};
 use serde_json::{Value, json};
-
-/// A `mangekyo serve` child process on a loopback port.
-struct Replica {
-    child: Child,
-    base: String,
-}
-
-impl Replica {
-    fn start(db: &TestDb) -> Replica {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mangekyo"))
-            .args(["serve", "--db", db.url().as_str(), "--addr", "127.0.0.1:0"])
-            .args(["--workers", "1"])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("mangekyo serve starts");
-        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-        let base = loop {
-            let line = lines
-                .next()
-                .expect("mangekyo serve exited before serving")
-                .unwrap();
-            if let Some(addr) = line.strip_prefix("mangekyo serving on ") {
-                break addr.trim().to_owned();
-            }
-        };
-        // Keep draining the log so the server never blocks on a full pipe.
-        std::thread::spawn(move || for _ in lines.by_ref() {});
-        Replica { child, base }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-}
-
-impl Drop for Replica {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn client() -> reqwest::Client {
     reqwest::Client::builder()

@@ -47,6 +47,29 @@ fn scripted_sessions_match_their_snapshots() {
 }
 
 #[test]
+fn a_place_named_by_its_type_alone_is_not_named_twice() {
+    // Seed 7: Spring is the island's only spring, so its name is its type.
+    let defs = example::definitions();
+    for (lang, alone, typed) in [
+        (
+            "en",
+            "Spring — explored 0%",
+            "High Plateau (Highland) — explored",
+        ),
+        ("ja", "泉 — 探索 0%", "高原）— 探索"),
+    ] {
+        let mut s = Session::new(Game::new(&defs, "island", Seed::new(7)).unwrap(), lang);
+        let lines = ["e", "e", "e", "e", "travel 1", "e", "e", "travel 2", "look"];
+        let got = transcript(&mut s, &lines, false);
+        assert!(got.contains(alone), "{lang}:\n{got}");
+        assert!(
+            got.contains(typed),
+            "{lang}: other places keep their type:\n{got}"
+        );
+    }
+}
+
+#[test]
 fn save_load_continue_equals_an_uninterrupted_run() {
     let defs = example::definitions();
     let lines = script();

@@ -1,5 +1,9 @@
 //! Helpers shared by the CLI's end-to-end tests.
 
+#![allow(dead_code)]
+
+pub mod serve;
+
 use std::process::{Command, Output};
 
 /// Runs the `mangekyo` binary built for these tests (no backtraces, so

@@ -13,6 +13,7 @@ pub mod dungeon;
 pub mod island_posts;
 pub mod islands;
 pub mod planet_chunks;
+pub mod planet_locate;
 pub mod planets;
 pub mod roblox;
 pub mod system;
@@ -25,6 +26,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(dungeon::routes())
         .merge(planets::routes())
         .merge(planet_chunks::routes())
+        .merge(planet_locate::routes())
         .merge(caves::routes())
         .merge(islands::routes())
         .merge(island_posts::routes())

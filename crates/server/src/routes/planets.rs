@@ -96,6 +96,8 @@ pub struct Links {
     pub chunk: String,
     /// The whole-planet preview.
     pub preview: String,
+    /// The chunk holding a point (add `&lat=…&lon=…&projection=…&lod=…`).
+    pub locate: String,
     /// Terrarium web-map tiles.
     pub tiles: String,
     /// The TileJSON 3.0 document for the tiles.
@@ -127,6 +129,7 @@ fn view(planet: &LoadedPlanet) -> PlanetView {
         links: Links {
             chunk: format!("{base}/chunks/{{projection}}/{{lod}}/{{cx}}/{{cy}}?{pin}"),
             preview: format!("{base}/preview?{pin}"),
+            locate: format!("{base}/locate?{pin}"),
             tiles: format!("{base}/tiles/{{z}}/{{x}}/{{y}}?{pin}"),
             tilejson: format!("{base}/tilejson.json?{pin}"),
             this: base,

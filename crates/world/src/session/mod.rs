@@ -184,13 +184,15 @@ impl Session {
     fn look(&self) -> String {
         let here = self.game.here();
         let w = self.w();
+        let (place, kind) = (self.name(here), self.kind(here));
+        let template = if place == kind {
+            w.place_alone
+        } else {
+            w.place
+        };
         let mut out = fill(
-            w.place,
-            &[
-                ("place", &self.name(here)),
-                ("kind", &self.kind(here)),
-                ("pct", &self.pct(here)),
-            ],
+            template,
+            &[("place", &place), ("kind", &kind), ("pct", &self.pct(here))],
         );
         out.push('\n');
         out.push_str(&self.paths());

@@ -13,6 +13,9 @@ pub struct Words {
     pub help: &'static str,
     /// Heading of a place: `{place}`, its type `{kind}`, `{pct}`.
     pub place: &'static str,
+    /// Heading of a place named by its type alone (the only site of its
+    /// type): `{place}`, `{pct}`; "Spring (Spring)" read like a stutter.
+    pub place_alone: &'static str,
     /// Heading of the known paths.
     pub paths_header: &'static str,
     /// One known path: `{n}`, `{place}`, `{minutes}`, `{dir}` (compass).
@@ -79,6 +82,7 @@ pub const EN: Words = Words {
     resumed: "{time} — You are back at {place}. Type `help` for commands.",
     help: "commands:\n  look (l)          where you are and the paths you know\n  explore (e)       search this place for paths\n  paths (p)         the paths you know from here\n  travel N (t N)    walk path N (a number from `paths`, or a place name)\n  map (m)           what you know of the island\n  time              the clock and your progress\n  save [FILE]       save the game\n  quit (q)          stop playing",
     place: "{place} ({kind}) — explored {pct}%",
+    place_alone: "{place} — explored {pct}%",
     paths_header: "Paths you know:",
     path_line: "  {n}. {dir} to {place} — {minutes} min",
     compass: [
@@ -131,6 +135,7 @@ pub const JA: Words = Words {
     resumed: "{time} — {place}から旅を再開する。`help` でコマンド一覧。",
     help: "コマンド:\n  look (l)          現在地と知っている道\n  explore (e)       この場所を探索して道を探す\n  paths (p)         ここから知っている道\n  travel N (t N)    道 N を歩く（`paths` の番号か地名）\n  map (m)           分かっている島の地図\n  time              時刻と進み具合\n  save [FILE]       セーブする\n  quit (q)          終了",
     place: "{place}（{kind}）— 探索 {pct}%",
+    place_alone: "{place} — 探索 {pct}%",
     paths_header: "知っている道:",
     path_line: "  {n}. {dir}の{place}へ — {minutes}分",
     compass: ["北", "北東", "東", "南東", "南", "南西", "西", "北西"],

@@ -4,7 +4,8 @@
 // v = latitude). A planet's chunks are far too many for it even at the
 // coarsest level (the planet keeps at least ~200 × 100 equirectangular
 // chunks there, so that chunks stay small), so chunks are what a region
-// is made of: a click opens the coarsest-level chunk under it.
+// is made of: a click opens the coarsest-level chunk under it, cut from
+// whichever projection is chosen.
 
 import * as THREE from 'three';
 
@@ -15,12 +16,6 @@ export const GLOBE_TEXTURE_WIDTH = 1024;
 export function gridAt(space, lod) {
   const [w0, h0] = space.chunk_grid.equirectangular;
   return [Math.max(1, Math.floor(w0 / 2 ** lod)), Math.max(1, Math.floor(h0 / 2 ** lod))];
-}
-
-/** Fills a chunk URL template of the planet's links. */
-export function chunkUrl(planet, projection, lod, cx, cy, extra = '') {
-  return planet.links.chunk.replace('{projection}', projection).replace('{lod}', lod).replace('{cx}', cx)
-    .replace('{cy}', cy) + extra;
 }
 
 /** Builds the globe of `planet` into `group` (resolves once its texture is in). */

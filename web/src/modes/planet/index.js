@@ -1,20 +1,24 @@
 // Planet mode: choose a stored planet (or create one), see it as a globe
 // (globe.js), and click anywhere to open that region as a 3D heightmap:
-// the coarsest-level equirectangular chunk there, its heights (JSON)
-// displacing a grid, coloured by the chunk's biome preview. Back returns
-// to the globe.
+// the coarsest-level chunk there of the chosen projection (the server's
+// `locate` says which chunk holds the clicked latitude/longitude, so the
+// projections are not re-implemented here), its heights (JSON) displacing
+// a grid, coloured by the chunk's biome preview, with a pin where the click
+// landed. Back returns to the globe.
 
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
 import { getJson, postJson } from '../../api.js';
 import { el, randomSeed } from '../../ui.js';
-import { buildGlobe, chunkUrl, gridAt, mapPointOf } from './globe.js';
+import { buildGlobe, mapPointOf } from './globe.js';
 
 /** Vertices along a region's side (the 256-sample chunk is resampled). */
 const REGION_GRID = 128;
 /** Height exaggeration of a region: its relief is shown this many times taller. */
 const RELIEF = 6;
+/** The projections a region can be cut from (the server's names). */
+const PROJECTIONS = ['equirectangular', 'cube', 'tangent_cube', 'octahedral'];
 
 export async function mount(ctx) {
   const { view, hud, controls, params, setParams, setStatus, markReady } = ctx;
@@ -51,11 +55,18 @@ export async function mount(ctx) {
   let regionInfo = null;
   let running = true;
   let token = 0;
+  let projection = PROJECTIONS.includes(params.get('projection')) ? params.get('projection') : 'equirectangular';
 
   const picker = controls.select('planet', [], '', (id) => open(Number(id)));
   const nameInput = controls.text('name', '', () => {}, { placeholder: 'new planet name' });
   const seedInput = controls.text('seed', randomSeed(), () => {});
   controls.button('create', () => create(nameInput.value.trim(), seedInput.value.trim()));
+  controls.select('region projection', PROJECTIONS.map((p) => [p, p.replace('_', ' ')]), projection, (p) => {
+    projection = p;
+    setParams({ projection: p });
+    // An open region is cut again from the new projection, around the same point.
+    if (regionInfo) openRegion({ lat: regionInfo.lat, lon: regionInfo.lon });
+  });
   const back = controls.button('back to globe', () => showGlobe(), { disabled: true });
 
   const resize = () => {
@@ -117,25 +128,31 @@ export async function mount(ctx) {
     orbit.maxDistance = 8;
   }
 
-  /** Opens the region under map point (x, y) ∈ [0, 1]² as a heightmap. */
+  /** Opens the region around `point` ({lat, lon}, degrees) as a heightmap. */
   async function openRegion(point) {
     const mine = ++token;
     const lod = planet.space.max_lod;
-    const [w, h] = gridAt(planet.space, lod);
-    const cx = Math.min(w - 1, Math.floor(point.x * w));
-    const cy = Math.min(h - 1, Math.floor(point.y * h));
+    const cut = projection;
     setStatus(`opening the region at ${point.lat.toFixed(1)}°, ${point.lon.toFixed(1)}°…`);
     try {
+      const located = await getJson(`${planet.links.locate}&lat=${point.lat}&lon=${point.lon}&projection=${cut}&lod=${lod}`);
       const [json, texture] = await Promise.all([
-        getJson(chunkUrl(planet, 'equirectangular', lod, cx, cy, '&format=json&layers=height,biome&edge=shared')),
-        new THREE.TextureLoader().loadAsync(chunkUrl(planet, 'equirectangular', lod, cx, cy, '&format=preview')),
+        getJson(`${located.chunk}&format=json&layers=height,biome&edge=shared`),
+        new THREE.TextureLoader().loadAsync(`${located.chunk}&format=preview`),
       ]);
-      if (mine !== token) return;
+      if (mine !== token) {
+        texture.dispose();
+        return;
+      }
       texture.colorSpace = THREE.SRGBColorSpace;
       clear(region);
-      region.add(heightmapMesh(json, texture));
+      const mesh = heightmapMesh(json, texture);
+      region.add(mesh, pinAt(mesh, json, located));
       const relief = heightRange(json.layers.height);
-      regionInfo = { lod, cx, cy, lat: point.lat, lon: point.lon, width: json.width, biomes: biomeCounts(json), relief };
+      regionInfo = {
+        projection: cut, face: located.face, lod, cx: located.cx, cy: located.cy, i: located.i, j: located.j,
+        lat: point.lat, lon: point.lon, width: json.width, biomes: biomeCounts(json), relief,
+      };
       globe.visible = false;
       region.visible = true;
       back.disabled = false;
@@ -164,7 +181,10 @@ export async function mount(ctx) {
     pointer.set(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
     raycaster.setFromCamera(pointer, camera);
     const hit = raycaster.intersectObjects(globe.children)[0];
-    if (hit) openRegion(mapPointOf(hit.uv));
+    if (hit) {
+      const { lat, lon } = mapPointOf(hit.uv);
+      openRegion({ lat, lon });
+    }
   });
 
   function frame() {
@@ -174,7 +194,7 @@ export async function mount(ctx) {
     if (globe.visible && !interacting) globe.rotation.y += 0.0008;
     renderer.render(scene, camera);
     hud.textContent = !planet ? '' : regionInfo
-      ? `${planet.name} · region ${regionInfo.lat.toFixed(2)}°, ${regionInfo.lon.toFixed(2)}° · lod ${regionInfo.lod} chunk (${regionInfo.cx}, ${regionInfo.cy}) · ${regionInfo.width}² samples · ${regionInfo.relief[0].toFixed(0)}…${regionInfo.relief[1].toFixed(0)} m · relief ×${RELIEF}`
+      ? `${planet.name} · region ${regionInfo.lat.toFixed(2)}°, ${regionInfo.lon.toFixed(2)}° · ${regionInfo.projection.replace('_', ' ')}${regionInfo.face ? ` face ${regionInfo.face}` : ''} lod ${regionInfo.lod} chunk (${regionInfo.cx}, ${regionInfo.cy}) · ${regionInfo.width}² samples · ${regionInfo.relief[0].toFixed(0)}…${regionInfo.relief[1].toFixed(0)} m · relief ×${RELIEF}`
       : `${planet.name} · seed ${planet.params.seed} · radius ${(planet.params.radius / 1000).toFixed(0)} km · ${planet.params.pixel_size} m samples · click a region (lod ${globeInfo ? globeInfo.lod : '–'} chunks, ${globeInfo ? globeInfo.grid.join(' × ') : ''})`;
   }
   requestAnimationFrame(frame);
@@ -185,7 +205,11 @@ export async function mount(ctx) {
   else await create('Aurora', '42');
 
   window.mangekyo.api = {
-    openRegion: (lat, lon) => openRegion({ x: (lon + 180) / 360, y: (90 - lat) / 180, lat, lon }),
+    openRegion: (lat, lon) => openRegion({ lat, lon }),
+    setProjection: (p) => {
+      if (!PROJECTIONS.includes(p)) throw new Error(`unknown projection ${p}`);
+      projection = p;
+    },
     showGlobe,
   };
   return {
@@ -205,7 +229,7 @@ export async function mount(ctx) {
       planets: planets.length,
       globe: globeInfo,
       textured: globe.children.some((m) => m.material.map),
-      region: regionInfo,
+      region: regionInfo && { ...regionInfo, pinned: region.children.some((m) => m.name === 'pin') },
     }),
   };
 }
@@ -237,6 +261,23 @@ function heightmapMesh(json, texture) {
   const mesh = new THREE.Mesh(g, new THREE.MeshStandardMaterial({ map: texture, roughness: 0.9 }));
   mesh.name = 'region';
   return mesh;
+}
+
+/**
+ * A pin standing on the region where the located point lies (sample
+ * (i, j) of the chunk), so a click on the globe can be found again here.
+ */
+function pinAt(mesh, json, located) {
+  const n = json.width;
+  const g = mesh.geometry.attributes.position;
+  const vi = Math.round((Math.min(located.i, n - 1) / (n - 1)) * (REGION_GRID - 1));
+  const vj = Math.round((Math.min(located.j, n - 1) / (n - 1)) * (REGION_GRID - 1));
+  const k = vj * REGION_GRID + vi;
+  const pin = new THREE.Mesh(new THREE.ConeGeometry(0.025, 0.12, 12), new THREE.MeshStandardMaterial({ color: 0xff3b30 }));
+  pin.rotation.x = Math.PI;
+  pin.position.set(g.getX(k), g.getY(k) + 0.06, g.getZ(k));
+  pin.name = 'pin';
+  return pin;
 }
 
 /** Lowest and highest height of a chunk, metres. */

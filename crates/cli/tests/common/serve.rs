@@ -1,0 +1,55 @@
+//! A `mangekyo serve` child process on a loopback port, as a replica or a
+//! CDN's origin runs it.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+use mangekyo_store::testing::TestDb;
+
+/// A running `mangekyo serve`; killed when dropped.
+pub struct Replica {
+    /// The process.
+    pub child: Child,
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+}
+
+impl Replica {
+    /// Starts `mangekyo serve` over `db` on a free port and waits until it
+    /// says where it serves.
+    pub fn start(db: &TestDb) -> Replica {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mangekyo"))
+            .args(["serve", "--db", db.url().as_str(), "--addr", "127.0.0.1:0"])
+            .args(["--workers", "1"])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("mangekyo serve starts");
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let base = loop {
+            let line = lines
+                .next()
+                .expect("mangekyo serve exited before serving")
+                .unwrap();
+            if let Some(addr) = line.strip_prefix("mangekyo serving on ") {
+                break addr.trim().to_owned();
+            }
+        };
+        // Keep draining the log so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines.by_ref() {});
+        Replica { child, base }
+    }
+
+    /// The absolute URL of `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
