@@ -251,15 +251,7 @@ async fn baked_files_are_the_services_answers() {
     let server = Replica::start(&db);
     let client = reqwest::Client::new();
     let body: Value = serde_json::from_slice(&std::fs::read(&params).unwrap()).unwrap();
-    let created: Value = client
-        .post(server.url("/v1/planets"))
-        .json(&serde_json::json!({"name": "baked", "params": body}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let created = server.create_planet(&client, "baked", body).await;
     let id = created["id"].as_i64().unwrap();
     let pin = format!(
         "v={}&p={}",

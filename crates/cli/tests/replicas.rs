@@ -47,15 +47,7 @@ async fn replicas_serve_identical_bytes_and_survive_a_kill() {
     let db = TestDb::new(Backend::MySql).await;
     let (mut a, b) = (Replica::start(&db), Replica::start(&db));
     let c = client();
-    let created: Value = c
-        .post(a.url("/v1/planets"))
-        .json(&json!({"name": "Shared", "params": params(3)}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let created = a.create_planet(&c, "Shared", params(3)).await;
     let id = created["id"].as_i64().unwrap();
     let pin = created["links"]["chunk"]
         .as_str()

@@ -5,6 +5,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
 use mangekyo_store::testing::TestDb;
+use serde_json::{Value, json};
 
 /// A running `mangekyo serve`; killed when dropped.
 pub struct Replica {
@@ -44,6 +45,23 @@ impl Replica {
     /// The absolute URL of `path`.
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
+    }
+
+    /// Creates a planet through this server; its JSON.
+    pub async fn create_planet(
+        &self,
+        client: &reqwest::Client,
+        name: &str,
+        params: Value,
+    ) -> Value {
+        let r = client
+            .post(self.url("/v1/planets"))
+            .json(&json!({ "name": name, "params": params }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 201, "creating planet {name}");
+        r.json().await.unwrap()
     }
 }
 
