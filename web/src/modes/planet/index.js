@@ -206,10 +206,6 @@ export async function mount(ctx) {
 
   window.mangekyo.api = {
     openRegion: (lat, lon) => openRegion({ lat, lon }),
-    setProjection: (p) => {
-      if (!PROJECTIONS.includes(p)) throw new Error(`unknown projection ${p}`);
-      projection = p;
-    },
     showGlobe,
   };
   return {
