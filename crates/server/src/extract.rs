@@ -232,7 +232,7 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         ));
     }
     let de = &mut serde_json::Deserializer::from_slice(bytes);
-    serde_path_to_error::deserialize(de).map_err(|e| {
+    let value = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.inner();
         let message = if path == "." {
@@ -245,7 +245,15 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             err.parameter = Some(path);
         }
         err
-    })
+    })?;
+    // One document per body: text after it (a second object, a stray
+    // bracket) is refused, not ignored.
+    de.end().map_err(|e| {
+        ApiError::malformed_body(format!(
+            "malformed JSON body: {e} (one JSON object per body, nothing after it)"
+        ))
+    })?;
+    Ok(value)
 }
 
 fn body_error(err: BytesRejection, limit: usize) -> ApiError {

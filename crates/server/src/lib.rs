@@ -35,17 +35,21 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod budget;
 mod cache;
 pub mod cave_models;
+pub mod conn;
 pub mod content;
 pub mod error;
 pub mod extract;
 pub mod generated;
 pub mod generators;
+pub mod http_rules;
 pub mod limits;
 pub mod metrics;
 mod middleware;
 pub mod openapi;
+pub mod openapi_statuses;
 pub mod planet_bin;
 pub mod planets;
 pub mod roblox;
@@ -112,6 +116,7 @@ pub struct Server {
     listener: tokio::net::TcpListener,
     router: Router,
     state: AppState,
+    limits: Limits,
 }
 
 impl Server {
@@ -128,11 +133,12 @@ impl Server {
             Some(dir) => tracing::info!(dir = %dir.display(), "serving the viewer"),
             None => tracing::info!("no viewer directory found; / shows a landing page"),
         }
-        let (router, state) = app(store, config.limits, viewer);
+        let (router, state) = app(store, config.limits.clone(), viewer);
         Ok(Server {
             listener,
             router,
             state,
+            limits: config.limits,
         })
     }
 
@@ -150,11 +156,9 @@ impl Server {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         tracing::info!(addr = %self.local_addr(), "serving");
-        let served = axum::serve(self.listener, self.router)
-            .with_graceful_shutdown(shutdown)
-            .await;
+        conn::serve(self.listener, self.router, &self.limits, shutdown).await;
         self.state.store.close().await;
-        served.context("serving HTTP")
+        Ok(())
     }
 }
 
@@ -187,9 +191,11 @@ pub fn app(store: Store, limits: Limits, viewer: Viewer) -> (Router, AppState) {
             ))
         }))
         .map_response(content::tag_encoded_etag)
+        .map_response(http_rules::not_acceptable)
         .layer(CompressionLayer::new())
         .layer(trace)
         .layer(cors)
+        .layer(axum::middleware::from_fn(http_rules::preconditions))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             middleware::observe,

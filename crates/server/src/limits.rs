@@ -31,6 +31,23 @@ pub struct Limits {
     pub cache_bytes: u64,
     /// Most items in one batch request. Default 64.
     pub batch_items: usize,
+    /// Open connections at once. Default 512, well under the usual 1,024
+    /// file handles: past it the oldest connection still waiting for its
+    /// request headers is closed, and when none is waiting the new one is
+    /// refused with a fixed 503 (see [`crate::conn`]).
+    pub max_connections: usize,
+    /// How long a client may take to send a request's headers, counted from
+    /// the moment the server is ready to read them (also the most a
+    /// keep-alive connection stays idle). Default 10 s.
+    pub header_timeout: Duration,
+    /// Requests served on one keep-alive connection before it is closed
+    /// (`Connection: close` on the last answer). Default 1,000.
+    pub requests_per_connection: usize,
+    /// Island sites a posted definition may ask for (the largest
+    /// `site_count.max` of the requested scope). Default 10,000: the
+    /// example world asks for 24, and generation costs grow faster than
+    /// linearly with the count.
+    pub island_sites: u32,
 }
 
 impl Default for Limits {
@@ -43,6 +60,10 @@ impl Default for Limits {
             timeout: Duration::from_secs(30),
             cache_bytes: 256 * 1024 * 1024,
             batch_items: 64,
+            max_connections: 512,
+            header_timeout: Duration::from_secs(10),
+            requests_per_connection: 1000,
+            island_sites: 10_000,
         }
     }
 }

@@ -32,8 +32,9 @@ pub struct ApiDoc;
 pub struct OpenApiJson(pub crate::content::Content);
 
 impl OpenApiJson {
-    /// Serialises `doc`.
+    /// Serialises `doc`, with the statuses shared code answers added.
     pub fn new(doc: &utoipa::openapi::OpenApi) -> OpenApiJson {
-        OpenApiJson(crate::content::Content::json(doc))
+        let doc = crate::openapi_statuses::complete(doc.clone());
+        OpenApiJson(crate::content::Content::json(&doc))
     }
 }

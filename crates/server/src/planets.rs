@@ -123,6 +123,23 @@ pub fn params_hash(params: &PlanetParams) -> String {
 /// Parses a parameter object (omitted fields take the planet crate's
 /// defaults) and checks it, naming the field at fault as `params.<field>`.
 pub fn parse_params(value: serde_json::Value) -> Result<PlanetParams, ApiError> {
+    // serde would read `[7]` as the struct's fields in order; only an
+    // object names them.
+    if !value.is_object() {
+        let kind = match value {
+            serde_json::Value::Null => "null",
+            serde_json::Value::Bool(_) => "a boolean",
+            serde_json::Value::Number(_) => "a number",
+            serde_json::Value::String(_) => "a string",
+            serde_json::Value::Array(_) => "an array",
+            serde_json::Value::Object(_) => "an object",
+        };
+        return Err(ApiError::invalid(
+            "params",
+            format!("params must be a JSON object (or left out for the defaults), got {kind}"),
+            "a JSON object",
+        ));
+    }
     let params: PlanetParams = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = format!("params.{}", e.path());
         ApiError::invalid(
@@ -133,6 +150,14 @@ pub fn parse_params(value: serde_json::Value) -> Result<PlanetParams, ApiError> 
     })?;
     params.validate().map_err(|e| planet_error(&e))?;
     Ok(params)
+}
+
+/// Deserialises a field that is present as `Some`, even when it is
+/// `null` (serde's `Option` would make an explicit `null` look absent).
+pub fn present<'de, D: serde::Deserializer<'de>>(
+    de: D,
+) -> Result<Option<serde_json::Value>, D::Error> {
+    serde::Deserialize::deserialize(de).map(Some)
 }
 
 /// A planet crate refusal as an HTTP answer naming the parameter: `params.x`

@@ -54,6 +54,18 @@ pub enum StoreError {
         /// What could not be decoded.
         reason: String,
     },
+    /// The SQLite file the store opened is no longer the file at its path
+    /// (deleted or replaced under the running server): nothing written now
+    /// would survive a restart, so writes are refused.
+    #[error(
+        "the SQLite file {path} is gone: {reason}; restart the server to open the file now at that path"
+    )]
+    FileReplaced {
+        /// The file's path.
+        path: String,
+        /// What happened to it.
+        reason: String,
+    },
     /// Any other database failure.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),

@@ -35,6 +35,7 @@ mod migrations;
 mod planet;
 mod sql;
 mod url;
+mod watch;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -50,6 +51,10 @@ pub use url::{Backend, DEFAULT_SQLITE_FILE, DbUrl};
 
 use planet::{PlanetRow, params_text};
 use sql::{Statements, statements};
+
+/// The health query: reads the planets table through its primary key, so
+/// a lost table or an unreadable file fails it (`SELECT 1` would not).
+const PING: &str = "SELECT COUNT(*) FROM (SELECT id FROM planets LIMIT 1) AS t";
 
 /// The most planets one [`Store::list`] call returns.
 pub const MAX_LIST_LIMIT: u32 = 1000;
@@ -85,6 +90,8 @@ pub struct Store {
     pool: AnyPool,
     backend: Backend,
     sql: &'static Statements,
+    /// The SQLite file opened, checked before writes and by [`Store::ping`].
+    file: Option<watch::FileWatch>,
 }
 
 impl Store {
@@ -123,11 +130,22 @@ impl Store {
                 .await?;
         }
         migrations::run(backend, &pool).await?;
+        let file = if backend == Backend::Sqlite && !in_memory {
+            let options: sqlx::sqlite::SqliteConnectOptions =
+                url.as_str().parse().map_err(|source| StoreError::Connect {
+                    url: url.redacted(),
+                    source,
+                })?;
+            Some(watch::FileWatch::new(options.get_filename())?)
+        } else {
+            None
+        };
         tracing::info!(backend = backend.name(), url = %url.redacted(), "planet store open");
         Ok(Store {
             pool,
             backend,
             sql: statements(backend),
+            file,
         })
     }
 
@@ -144,6 +162,7 @@ impl Store {
         validate_name(&new.name)?;
         let params = params_text(&new.params)?;
         let created_at_ms = now_ms();
+        self.check_file()?;
         let mut tx = self.pool.begin().await?;
         let insert = sqlx::query(self.sql.insert)
             .bind(new.name.as_str())
@@ -169,11 +188,15 @@ impl Store {
             .fetch_one(&mut *tx)
             .await?;
         tx.commit().await?;
+        // Committed into a file that was swapped out meanwhile is not
+        // durable: never acknowledge it.
+        self.check_file()?;
         row.into_planet()
     }
 
     /// The planet with this id, if any.
     pub async fn get(&self, id: i64) -> Result<Option<Planet>, StoreError> {
+        self.check_file()?;
         let row: Option<PlanetRow> = sqlx::query_as(self.sql.by_id)
             .bind(id)
             .fetch_optional(&self.pool)
@@ -183,6 +206,7 @@ impl Store {
 
     /// The planet with this name, if any.
     pub async fn get_by_name(&self, name: &str) -> Result<Option<Planet>, StoreError> {
+        self.check_file()?;
         let row: Option<PlanetRow> = sqlx::query_as(self.sql.by_name)
             .bind(name)
             .fetch_optional(&self.pool)
@@ -193,6 +217,7 @@ impl Store {
     /// Up to `limit` planets (at most [`MAX_LIST_LIMIT`]) with ids above
     /// `after`, in id order: pass the last id seen to get the next page.
     pub async fn list(&self, after: i64, limit: u32) -> Result<Vec<Planet>, StoreError> {
+        self.check_file()?;
         let limit = i64::from(limit.min(MAX_LIST_LIMIT));
         let rows: Vec<PlanetRow> = sqlx::query_as(self.sql.list_after)
             .bind(after)
@@ -204,19 +229,30 @@ impl Store {
 
     /// Deletes the planet; `false` if there was none with this id.
     pub async fn delete(&self, id: i64) -> Result<bool, StoreError> {
+        self.check_file()?;
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(self.sql.delete)
             .bind(id)
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
+        self.check_file()?;
         Ok(done.rows_affected() > 0)
     }
 
-    /// Checks the database answers (for health checks).
+    /// Checks the store is usable (for health checks): a real query on the
+    /// planets table, and for SQLite that the file opened is still the
+    /// file at its path.
     pub async fn ping(&self) -> Result<(), StoreError> {
-        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        self.check_file()?;
+        sqlx::query(PING).fetch_one(&self.pool).await?;
         Ok(())
+    }
+
+    /// Whether the SQLite file opened is still the one at its path (always
+    /// true for server databases and in-memory SQLite).
+    pub fn check_file(&self) -> Result<(), StoreError> {
+        self.file.as_ref().map_or(Ok(()), watch::FileWatch::check)
     }
 
     /// Waits for checked-out connections to return, then closes the pool.

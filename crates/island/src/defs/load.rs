@@ -21,6 +21,9 @@ use crate::error::{Diagnostic, LoadError};
 pub struct DefinitionsLoader {
     draft: Draft,
     files: Vec<String>,
+    /// Sources that are not YAML at all: reported before everything else,
+    /// since every other problem may follow from them.
+    syntax: Vec<Diagnostic>,
 }
 
 impl std::fmt::Debug for DefinitionsLoader {
@@ -54,7 +57,7 @@ impl DefinitionsLoader {
                     "",
                     format!("invalid YAML: {}", e.message),
                 );
-                parser.r.diags.push(d);
+                self.syntax.push(d);
             }
         }
         let diags = std::mem::take(&mut parser.r.diags);
@@ -70,6 +73,7 @@ impl DefinitionsLoader {
             && draft.location_types.is_empty()
             && draft.scopes.is_empty()
             && diags.is_empty()
+            && self.syntax.is_empty()
         {
             diags.push(Diagnostic {
                 file: self.files.first().cloned().unwrap_or_else(|| "<no sources>".into()),
@@ -82,7 +86,7 @@ impl DefinitionsLoader {
         }
         let (defs, more) = super::resolve::resolve(draft);
         diags.extend(more);
-        if diags.is_empty() {
+        if diags.is_empty() && self.syntax.is_empty() {
             return Ok(defs);
         }
         let order = |d: &Diagnostic| {
@@ -93,7 +97,9 @@ impl DefinitionsLoader {
         };
         diags.sort_by_key(|d| (order(d), d.line, d.column));
         diags.dedup();
-        Err(LoadError { diagnostics: diags })
+        let mut all = self.syntax;
+        all.extend(diags);
+        Err(LoadError { diagnostics: all })
     }
 }
 

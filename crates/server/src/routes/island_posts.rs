@@ -10,7 +10,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use mangekyo_core::Seed;
-use mangekyo_island::{DefinitionsLoader, LoadError, generate_island, view};
+use mangekyo_island::{Definitions, DefinitionsLoader, LoadError, generate_island, view};
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -69,7 +69,9 @@ pub struct PostIsland {
         (status = 200, description = "The island", content(("application/json"), ("image/svg+xml"))),
         (status = 400, description = "A field is malformed", body = ErrorBody),
         (status = 413, description = "The body is too large", body = ErrorBody),
-        (status = 422, description = "The definitions do not load (every diagnostic is listed) or the island cannot be generated", body = ErrorBody),
+        (status = 415, description = "The body is not JSON", body = ErrorBody),
+        (status = 422, description = "The definitions do not load (every diagnostic is listed, syntax errors first), ask for more work than the server's budget (`island_sites`), or the island cannot be generated", body = ErrorBody),
+        (status = 503, description = "Every worker is busy, or the request ran past the time limit", body = ErrorBody),
     ))]
 async fn post_island(
     State(state): State<AppState>,
@@ -78,10 +80,19 @@ async fn post_island(
 ) -> Result<Response, ApiError> {
     let settings = Settings::from_body(&body)?;
     let key = cache_key(&body, &settings);
+    // Loading is bounded by the body limit; generation is not, so the
+    // definitions are loaded and their cost checked before any worker is
+    // taken (see `crate::budget`).
+    let sources = body.sources;
+    let defs = tokio::task::spawn_blocking(move || load(&sources))
+        .await
+        .map_err(|e| ApiError::internal("loading definitions", &e))??;
+    check_scope_and_lang(&defs, &settings)?;
+    crate::budget::island_sites(&defs, &settings.scope, state.limits.island_sites)?;
     let content = state
         .content
         .get_or_generate("island_posted", key, &state.gate, move || {
-            generate(&body, &settings)
+            generate(&defs, &settings)
         })
         .await?;
     Ok(respond(&content, Lifetime::NoStore, &headers))
@@ -147,12 +158,15 @@ fn cache_key(body: &PostIsland, s: &Settings) -> String {
     )
 }
 
-fn generate(body: &PostIsland, s: &Settings) -> Result<Content, ApiError> {
+fn load(sources: &[Source]) -> Result<Definitions, ApiError> {
     let mut loader = DefinitionsLoader::new();
-    for source in &body.sources {
+    for source in sources {
         loader.add_source(&source.name, &source.text);
     }
-    let defs = loader.finish().map_err(|e| load_error(&e))?;
+    loader.finish().map_err(|e| load_error(&e))
+}
+
+fn check_scope_and_lang(defs: &Definitions, s: &Settings) -> Result<(), ApiError> {
     if !defs.scopes().contains_key(&s.scope) {
         let known: Vec<&str> = defs.scopes().keys().map(String::as_str).collect();
         let message = format!(
@@ -172,7 +186,11 @@ fn generate(body: &PostIsland, s: &Settings) -> Result<Content, ApiError> {
         let message = format!("lang must be one of {}, got {:?}", known.join(", "), s.lang);
         return Err(ApiError::invalid("lang", message, known.join(", ")));
     }
-    let map = generate_island(&defs, &s.scope, s.seed).map_err(|e| ApiError {
+    Ok(())
+}
+
+fn generate(defs: &Definitions, s: &Settings) -> Result<Content, ApiError> {
+    let map = generate_island(defs, &s.scope, s.seed).map_err(|e| ApiError {
         status: StatusCode::UNPROCESSABLE_ENTITY,
         code: "generation_failed",
         message: e.to_string(),
@@ -180,10 +198,10 @@ fn generate(body: &PostIsland, s: &Settings) -> Result<Content, ApiError> {
         expected: None,
     })?;
     Ok(if s.svg {
-        Content::new(view::svg::render(&map, &defs, &s.lang), "image/svg+xml")
+        Content::new(view::svg::render(&map, defs, &s.lang), "image/svg+xml")
     } else {
         Content::new(
-            view::json::to_string(&map, &defs, &s.lang),
+            view::json::to_string(&map, defs, &s.lang),
             "application/json",
         )
     })

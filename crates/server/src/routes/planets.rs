@@ -42,7 +42,7 @@ pub struct CreatePlanet {
     /// (0.01..=2π·radius/1024), sea_level 0.71 (0..=1), plate_activity 1
     /// (0..=2), humidity_global 0.5 (0..=1), axial_tilt 23.44° (-90..=90),
     /// solar_intensity 1 (0.25..=4), generator_version (this server's).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::planets::present")]
     #[schema(value_type = Object, example = json!({"seed": 42, "radius": 6371000.0}))]
     pub params: Option<serde_json::Value>,
 }

@@ -1,0 +1,304 @@
+//! Connection hygiene: the accept loop under the router.
+//!
+//! `axum::serve` gives hyper no timer, so hyper's header-read timeout never
+//! runs and a client that opens a socket and never finishes its headers
+//! holds a file handle forever (the request timeout starts only once a
+//! request exists). This loop drives hyper's HTTP/1 connections itself:
+//!
+//! - every connection has a header-read timeout, which also bounds how long
+//!   a keep-alive connection may sit idle between requests;
+//! - at most [`Limits::max_connections`] are open: past it the oldest
+//!   connection with no request in flight (one still waiting for headers,
+//!   or idle) is closed to make room, and when every connection is busy the
+//!   new one gets a fixed 503 written without parsing anything;
+//! - a keep-alive connection serves at most
+//!   [`Limits::requests_per_connection`] requests;
+//! - accept errors (`EMFILE` under a flood) back off instead of spinning;
+//! - shutdown closes idle connections at once and lets requests in flight
+//!   finish.
+
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::Request;
+use axum::http::{HeaderValue, header};
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Notify, watch};
+use tower::ServiceExt;
+
+use crate::limits::Limits;
+
+/// The answer to a connection over the cap when none can be closed for it:
+/// fixed bytes, written once without waiting, then the socket is dropped.
+const REFUSAL: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\n\
+content-type: application/json\r\n\
+retry-after: 1\r\n\
+connection: close\r\n\
+content-length: 110\r\n\
+\r\n\
+{\"error\":{\"status\":503,\"code\":\"too_many_connections\",\"message\":\"every connection is busy; retry in a second\"}}";
+
+/// How long the accept loop pauses after an accept error (out of file
+/// handles, out of memory) before trying again.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
+
+/// One open connection, as the registry sees it.
+#[derive(Debug, Default)]
+struct Slot {
+    /// Requests being answered on it right now.
+    in_flight: AtomicUsize,
+    /// Requests it has served.
+    served: AtomicUsize,
+    /// Told to close to make room for a newer connection.
+    evict: Notify,
+}
+
+/// The open connections, oldest first (ids only grow).
+#[derive(Debug)]
+struct Registry {
+    open: Mutex<BTreeMap<u64, Arc<Slot>>>,
+    next: AtomicU64,
+    max: usize,
+}
+
+impl Registry {
+    fn new(max: usize) -> Registry {
+        Registry {
+            open: Mutex::new(BTreeMap::new()),
+            next: AtomicU64::new(0),
+            max: max.max(1),
+        }
+    }
+
+    /// Room for one more connection: its id and slot, or `None` when the
+    /// cap is reached and every open connection has a request in flight.
+    fn admit(&self) -> Option<(u64, Arc<Slot>)> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if open.len() >= self.max {
+            let victim = open
+                .iter()
+                .find(|(_, s)| s.in_flight.load(Ordering::Acquire) == 0)
+                .map(|(id, _)| *id)?;
+            if let Some(slot) = open.remove(&victim) {
+                slot.evict.notify_one();
+            }
+        }
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let slot = Arc::new(Slot::default());
+        open.insert(id, Arc::clone(&slot));
+        Some((id, slot))
+    }
+
+    fn remove(&self, id: u64) {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        open.remove(&id);
+    }
+}
+
+/// Marks a request in flight on its connection until dropped.
+struct Busy(Arc<Slot>);
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Serves `router` on `listener` until `shutdown` completes, then closes
+/// idle connections and waits for requests in flight.
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    limits: &Limits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) {
+    let registry = Arc::new(Registry::new(limits.max_connections));
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .keep_alive(true);
+    let per_connection = limits.requests_per_connection.max(1);
+    let (stop, stopping) = watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
+    let mut last_warning: Option<Instant> = None;
+    tokio::pin!(shutdown);
+    loop {
+        while connections.try_join_next().is_some() {}
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _peer)) => stream,
+                Err(e) => {
+                    // A reset before accept is the client's business; running
+                    // out of handles is ours: say so at most once a second.
+                    if !is_connection_error(&e) {
+                        if last_warning.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
+                            tracing::warn!(error = %e, "accept failed; backing off");
+                            last_warning = Some(Instant::now());
+                        }
+                        tokio::time::sleep(ACCEPT_BACKOFF).await;
+                    }
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let Some((id, slot)) = registry.admit() else {
+            refuse(&stream);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let connection = Connection {
+            registry: Arc::clone(&registry),
+            id,
+            slot,
+            per_connection,
+        };
+        let stopping = stopping.clone();
+        let builder = builder.clone();
+        let router = router.clone();
+        connections.spawn(connection.run(stream, router, builder, stopping));
+    }
+    drop(listener);
+    let _ = stop.send(true);
+    while connections.join_next().await.is_some() {}
+}
+
+/// Writes the fixed refusal if the socket takes it at once, then drops it.
+fn refuse(stream: &TcpStream) {
+    let _ = stream.try_write(REFUSAL);
+}
+
+/// Errors that concern one connection only (it was reset before accept).
+fn is_connection_error(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::ConnectionRefused
+            | std::io::ErrorKind::ConnectionAborted
+            | std::io::ErrorKind::ConnectionReset
+    )
+}
+
+/// One accepted connection and its place in the registry.
+struct Connection {
+    registry: Arc<Registry>,
+    id: u64,
+    slot: Arc<Slot>,
+    per_connection: usize,
+}
+
+impl Connection {
+    async fn run(
+        self,
+        stream: TcpStream,
+        router: Router,
+        builder: hyper::server::conn::http1::Builder,
+        mut stopping: watch::Receiver<bool>,
+    ) {
+        let slot = Arc::clone(&self.slot);
+        let per_connection = self.per_connection;
+        let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+            let router = router.clone();
+            let served = slot.served.fetch_add(1, Ordering::AcqRel) + 1;
+            slot.in_flight.fetch_add(1, Ordering::AcqRel);
+            let busy = Busy(Arc::clone(&slot));
+            async move {
+                let mut response = router.oneshot(request).await?;
+                if served >= per_connection {
+                    response
+                        .headers_mut()
+                        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                }
+                drop(busy);
+                Ok::<_, Infallible>(response)
+            }
+        });
+        let conn = builder.serve_connection(TokioIo::new(stream), service);
+        tokio::pin!(conn);
+        let mut closing = false;
+        loop {
+            tokio::select! {
+                result = conn.as_mut() => {
+                    if let Err(e) = result {
+                        tracing::debug!(error = %e, "connection ended");
+                    }
+                    break;
+                }
+                // The connection is polled only here, so no request can
+                // start between this check and the drop.
+                () = self.slot.evict.notified(), if !closing => {
+                    if self.idle() {
+                        tracing::debug!("closing an idle connection to make room");
+                        break;
+                    }
+                    closing = true;
+                    conn.as_mut().graceful_shutdown();
+                }
+                _ = stopping.changed(), if !closing => {
+                    if self.idle() {
+                        break;
+                    }
+                    closing = true;
+                    conn.as_mut().graceful_shutdown();
+                }
+            }
+        }
+        self.registry.remove(self.id);
+    }
+
+    fn idle(&self) -> bool {
+        self.slot.in_flight.load(Ordering::Acquire) == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_refusal_is_a_whole_http_answer() {
+        let text = std::str::from_utf8(REFUSAL).unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap();
+        let length: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length: "))
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(body.len(), length);
+        let json: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(json["error"]["code"], "too_many_connections");
+    }
+
+    #[test]
+    fn the_registry_evicts_the_oldest_idle_connection_and_refuses_when_all_are_busy() {
+        let registry = Registry::new(2);
+        let (a, slot_a) = registry.admit().unwrap();
+        let (_, slot_b) = registry.admit().unwrap();
+        slot_b.in_flight.fetch_add(1, Ordering::AcqRel);
+        // Full: the oldest idle one (a) makes room.
+        let (_, slot_c) = registry.admit().unwrap();
+        assert!(!registry.open.lock().unwrap().contains_key(&a));
+        // A stored permit: a's task would wake at once.
+        let woke = futures_now(slot_a.evict.notified());
+        assert!(woke, "the evicted connection was told to close");
+        // Full again, and both open connections are busy: refused.
+        slot_c.in_flight.fetch_add(1, Ordering::AcqRel);
+        assert!(registry.admit().is_none());
+    }
+
+    /// Whether `f` is ready on its first poll.
+    fn futures_now(f: impl Future<Output = ()>) -> bool {
+        let waker = std::task::Waker::noop();
+        let mut cx = std::task::Context::from_waker(waker);
+        let mut f = std::pin::pin!(f);
+        f.as_mut().poll(&mut cx).is_ready()
+    }
+}
