@@ -2,6 +2,7 @@
 //! in its own module under `cmd/`, parses its flags with clap, calls a pure
 //! generator and writes the result (a file, stdout, a socket).
 
+mod atomic;
 mod cmd;
 
 use clap::{Parser, Subcommand};

@@ -34,8 +34,9 @@ pub struct IslandStats {
     pub types: BTreeMap<String, TypeTally>,
     /// Sites per degree.
     pub degrees: BTreeMap<u32, u64>,
-    /// Every edge length in metres.
-    pub meters: Vec<f64>,
+    /// Edge lengths in metres, as a histogram: memory does not grow with
+    /// the number of islands.
+    pub meters: Lengths,
     /// Edges per travel-minute value.
     pub minutes: BTreeMap<u32, u64>,
     /// Edges in the spanning tree / re-added.
@@ -88,7 +89,7 @@ impl IslandStats {
             *self.degrees.entry(d).or_default() += 1;
         }
         for e in &map.edges {
-            self.meters.push(e.meters);
+            self.meters.add(e.meters);
             *self.minutes.entry(e.travel_minutes).or_default() += 1;
             if e.mst {
                 self.mst_edges += 1
@@ -140,7 +141,7 @@ impl IslandStats {
             self.mst_edges as f64 / n,
             self.extra_edges as f64 / n
         );
-        if let Some(s) = Summary::of(&self.meters) {
+        if let Some(s) = self.meters.summary() {
             let _ = writeln!(
                 out,
                 "edge length m: min {:.0}  p10 {:.0}  median {:.0}  p90 {:.0}  max {:.0}  mean {:.0}",
@@ -194,7 +195,117 @@ impl Summary {
     }
 }
 
+/// Edge lengths accumulated in constant memory: counts per whole metre
+/// (the precision the report prints), so the order statistics of the
+/// rounded lengths are exactly those of the lengths, rounded. The number of
+/// keys is bounded by the island's diameter in metres, however many islands
+/// are added (`island stats --seeds 1000000000` once kept every length).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Lengths {
+    counts: BTreeMap<u64, u64>,
+    total: u64,
+    sum: f64,
+}
+
+impl Lengths {
+    /// Adds one length (metres; negative or non-finite lengths count as 0).
+    pub fn add(&mut self, meters: f64) {
+        let m = if meters.is_finite() && meters > 0.0 {
+            meters
+        } else {
+            0.0
+        };
+        *self.counts.entry(m.round() as u64).or_default() += 1;
+        self.total += 1;
+        self.sum += m;
+    }
+
+    /// Lengths added.
+    pub fn len(&self) -> u64 {
+        self.total
+    }
+
+    /// Whether none were added.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// Distinct whole-metre values held: the memory in use.
+    pub fn distinct(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// Order statistics in whole metres (nearest rank, as [`Summary::of`]),
+    /// and the exact mean; `None` if empty.
+    pub fn summary(&self) -> Option<Summary> {
+        if self.total == 0 {
+            return None;
+        }
+        let rank_of = |q: f64| ((q * (self.total - 1) as f64).round() as u64).min(self.total - 1);
+        let at = |rank: u64| {
+            let mut seen = 0;
+            for (&m, &k) in &self.counts {
+                seen += k;
+                if seen > rank {
+                    return m as f64;
+                }
+            }
+            0.0
+        };
+        Some(Summary {
+            min: at(0),
+            p10: at(rank_of(0.1)),
+            median: at(rank_of(0.5)),
+            p90: at(rank_of(0.9)),
+            max: at(self.total - 1),
+            mean: self.sum / self.total as f64,
+        })
+    }
+}
+
 /// A bar of up to 40 `#` for a share in `[0, 1]`.
 fn bar(share: f64) -> String {
     "#".repeat((share * 40.0).round() as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_give_the_rounded_order_statistics_in_constant_memory() {
+        let mut exact = Vec::new();
+        let mut lengths = Lengths::default();
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..5000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = (x % 4_000_000) as f64 / 1000.0;
+            exact.push(v);
+            lengths.add(v);
+        }
+        let (a, b) = (Summary::of(&exact).unwrap(), lengths.summary().unwrap());
+        for (x, y) in [
+            (a.min, b.min),
+            (a.p10, b.p10),
+            (a.median, b.median),
+            (a.p90, b.p90),
+            (a.max, b.max),
+        ] {
+            assert_eq!(x.round(), y, "{a:?} {b:?}");
+        }
+        assert!((a.mean - b.mean).abs() < 1e-6);
+        // The same island added many times holds no more.
+        let example = crate::load_definitions(crate::example::sources()).unwrap();
+        let map = crate::generate_island(&example, "island", 3.into()).unwrap();
+        let mut stats = IslandStats::new(&example);
+        stats.add(&map);
+        let one = stats.meters.distinct();
+        for _ in 0..2000 {
+            stats.add(&map);
+        }
+        assert_eq!(stats.meters.distinct(), one);
+        assert_eq!(stats.meters.len(), 2001 * map.edges.len() as u64);
+    }
 }

@@ -21,6 +21,7 @@
 //! 137, nothing flushed) once k items have been generated in this run,
 //! exactly as a `kill -9` at that moment would.
 
+mod guard;
 mod journal;
 pub mod plan;
 mod render;
@@ -110,6 +111,10 @@ struct Common {
     /// Outputs between journal checkpoints (at most this many are redone after a kill).
     #[arg(long, default_value_t = 32)]
     checkpoint_every: usize,
+    /// The most items (chunks or tiles) the whole plan may hold; raise it
+    /// on purpose for a larger bake.
+    #[arg(long, default_value_t = guard::DEFAULT_MAX_ITEMS)]
+    max_items: u64,
 }
 
 /// What one run did.
@@ -128,6 +133,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     recipe.check_levels(&plan, &space)?;
     let grid = |level: u32| recipe.grid(&space, level);
     plan.check(&grid)?;
+    guard::check_public_url(&public_url)?;
+    if !common.merge {
+        guard::check_scale(plan.count(&grid), &recipe, common.max_items)?;
+    }
     ensure!(
         common.checkpoint_every >= 1,
         "--checkpoint-every must be at least 1"

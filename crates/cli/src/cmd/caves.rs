@@ -168,7 +168,7 @@ fn extension(path: &Path) -> String {
 }
 
 fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
+    crate::atomic::write(path, bytes)
 }
 
 fn chunk(a: ChunkArgs) -> anyhow::Result<()> {

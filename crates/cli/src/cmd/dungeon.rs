@@ -250,9 +250,7 @@ fn write(grid: &Grid, c: &Common) -> anyhow::Result<()> {
         }
     };
     match &c.output {
-        Some(path) => {
-            std::fs::write(path, &bytes).with_context(|| format!("writing {}", path.display()))
-        }
+        Some(path) => crate::atomic::write(path, &bytes),
         None => std::io::stdout()
             .lock()
             .write_all(&bytes)

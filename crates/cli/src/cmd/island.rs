@@ -92,6 +92,7 @@ pub fn run(args: Args) -> Result<()> {
             out,
         } => {
             let defs = load(&defs.defs)?;
+            check_lang(&defs, &lang)?;
             let map = generate_island(&defs, &scope, Seed::parse(&seed))?;
             let text = match format {
                 Format::Json => view::json::to_string(&map, &defs, &lang) + "\n",
@@ -104,6 +105,21 @@ pub fn run(args: Args) -> Result<()> {
         IslandCommand::Stats { defs, scope, seeds } => stats(&load(&defs.defs)?, &scope, seeds),
         IslandCommand::Play(args) => super::island_play::run(args),
     }
+}
+
+/// Refuses a language the definitions do not name, as the server does
+/// (names would otherwise fall back silently).
+pub(crate) fn check_lang(defs: &Definitions, lang: &str) -> Result<()> {
+    let known: Vec<&str> = defs
+        .localization()
+        .languages()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    if !known.contains(&lang) {
+        bail!("--lang must be one of {}, got {lang:?}", known.join(", "));
+    }
+    Ok(())
 }
 
 /// Reads every definition file and loads them into one set; every problem
@@ -152,7 +168,7 @@ fn collect_yaml(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 
 fn write_out(out: Option<&Path>, text: &str) -> Result<()> {
     match out {
-        Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display())),
+        Some(p) => crate::atomic::write(p, text.as_bytes()),
         None => {
             print!("{text}");
             Ok(())

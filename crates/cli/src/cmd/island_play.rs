@@ -35,6 +35,7 @@ pub struct PlayArgs {
 /// Runs the game.
 pub fn run(args: PlayArgs) -> Result<()> {
     let defs = super::island::load(&args.defs)?;
+    super::island::check_lang(&defs, &args.lang)?;
     let game = match &args.load {
         Some(path) => {
             let json = std::fs::read_to_string(path)
@@ -81,9 +82,13 @@ pub fn run(args: PlayArgs) -> Result<()> {
             // and the game goes on, so an unsaved session is never lost.
             Effect::Save { file, json } => {
                 let path = file.unwrap_or_else(|| DEFAULT_SAVE_FILE.to_string());
-                match std::fs::write(&path, json) {
+                match write_save(std::path::Path::new(&path), |o| {
+                    o.write_all(json.as_bytes())
+                }) {
                     Ok(()) => writeln!(out, "{}", reply.text)?,
-                    Err(e) => writeln!(out, "Could not save to {path}: {e}. Nothing was saved.")?,
+                    Err(e) => {
+                        writeln!(out, "Could not save to {path}: {e:#}. Nothing was saved.")?;
+                    }
                 }
             }
             Effect::None => writeln!(out, "{}", reply.text)?,
@@ -91,6 +96,15 @@ pub fn run(args: PlayArgs) -> Result<()> {
         prompt(&mut out, interactive)?;
     }
     Ok(())
+}
+
+/// Writes a save atomically (see [`crate::atomic`]): a failed or killed
+/// save leaves the previous one whole and loadable.
+pub(crate) fn write_save(
+    path: &std::path::Path,
+    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> Result<()> {
+    crate::atomic::write_with(path, fill)
 }
 
 fn prompt(out: &mut impl Write, interactive: bool) -> Result<()> {

@@ -4,7 +4,7 @@ pub mod bake;
 pub mod caves;
 pub mod dungeon;
 pub mod island;
-mod island_play;
+pub mod island_play;
 pub mod noise;
 pub mod planet;
 pub mod serve;

@@ -1,7 +1,6 @@
 //! `mangekyo noise`: a picture of any noise, so people can see what a
 //! setting does.
 
-use anyhow::Context;
 use mangekyo_core::Seed;
 use mangekyo_core::noise::{
     CellularReturn, Fractal, Grid2, Grid3, Kernel, Noise, NoiseParams, Warp,
@@ -86,6 +85,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "--size must be in 1..=8192, got {}",
         args.size
     );
+    // NaN or an infinity would draw a flat, meaningless picture and exit 0.
+    let mut coordinates = vec![
+        ("--origin X", args.origin[0]),
+        ("--origin Y", args.origin[1]),
+        ("--warp", args.warp),
+    ];
+    coordinates.extend(args.z.map(|z| ("--z", z)));
+    for (name, value) in coordinates {
+        anyhow::ensure!(
+            value.is_finite(),
+            "{name} must be a finite number, got {value}"
+        );
+    }
     let kernel = match args.kind {
         KindArg::Value => Kernel::Value,
         KindArg::Perlin => Kernel::Perlin,
@@ -142,8 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|v| ((v * 0.5 + 0.5).clamp(0.0, 1.0) * 255.0).round() as u8)
         .collect();
     let png = mangekyo_export::png::encode_gray8(args.size, args.size, &pixels)?;
-    std::fs::write(&args.output, png)
-        .with_context(|| format!("writing {}", args.output.display()))?;
+    crate::atomic::write(&args.output, &png)?;
     eprintln!(
         "wrote {} ({}×{} px)",
         args.output.display(),

@@ -217,7 +217,7 @@ fn preview(
     let image = planet.preview(width, layer, &|rows| bar.inc(rows))?;
     bar.finish_and_clear();
     let bytes = png::encode_rgb8(image.width, image.height, &image.pixels)?;
-    std::fs::write(output, bytes).with_context(|| format!("writing {}", output.display()))?;
+    crate::atomic::write(output, &bytes)?;
     eprintln!(
         "wrote {} ({}×{} px, seed {})",
         output.display(),
@@ -297,6 +297,10 @@ fn chunks(args: &ChunkArgs) -> anyhow::Result<()> {
             .collect()
         }
     };
+    // Every address is checked before the first file is written.
+    for a in &addresses {
+        planet.space().check(a)?;
+    }
     let requests: Vec<ChunkRequest> = addresses
         .iter()
         .map(|&address| ChunkRequest {
@@ -351,9 +355,9 @@ fn file_name(chunk: &Chunk, format: Format) -> String {
 
 fn write_chunk(chunk: &Chunk, format: Format, path: &Path) -> anyhow::Result<()> {
     let n = chunk.size;
-    let write = |p: &Path, bytes: &[u8]| {
-        std::fs::write(p, bytes).with_context(|| format!("writing {}", p.display()))
-    };
+    // A heightmap and its sidecar appear together or not at all.
+    let staged = std::cell::RefCell::new(crate::atomic::Staged::new());
+    let write = |p: &Path, bytes: &[u8]| staged.borrow_mut().add(p, bytes);
     let sidecar = |name: &'static str, min: f32, max: f32| -> anyhow::Result<()> {
         let info = chunk.heightmap_info(name, min, max);
         let mut p = path.as_os_str().to_owned();
@@ -363,7 +367,7 @@ fn write_chunk(chunk: &Chunk, format: Format, path: &Path) -> anyhow::Result<()>
             serde_json::to_string_pretty(&info)?.as_bytes(),
         )
     };
-    match format {
+    let written = match format {
         Format::Png16 | Format::R16 => {
             let q = heightmap::quantize_u16(&chunk.height);
             let bytes = if format == Format::Png16 {
@@ -400,7 +404,9 @@ fn write_chunk(chunk: &Chunk, format: Format, path: &Path) -> anyhow::Result<()>
                 &png::encode_rgb8(image.width, image.height, &image.pixels)?,
             )
         }
-    }
+    };
+    written?;
+    staged.into_inner().commit()
 }
 
 fn projections(cells: u64) -> anyhow::Result<()> {

@@ -19,6 +19,9 @@ pub struct Target {
     store: Arc<dyn ObjectStore>,
     root: Path,
     name: String,
+    /// The directory of a local target: its writes go through
+    /// [`crate::atomic`] (fsynced, then renamed) rather than the store.
+    local: Option<std::path::PathBuf>,
 }
 
 impl Target {
@@ -41,6 +44,7 @@ impl Target {
             store: Arc::new(store),
             root: Path::default(),
             name: dir.to_owned(),
+            local: Some(std::path::PathBuf::from(dir)),
         })
     }
 
@@ -71,6 +75,19 @@ impl Target {
 
     /// Writes `bytes` to `rel`, replacing what was there.
     pub async fn put(&self, rel: &str, bytes: Vec<u8>) -> anyhow::Result<()> {
+        if let Some(dir) = &self.local {
+            let mut file = dir.clone();
+            file.extend(rel.split('/').filter(|p| !p.is_empty()));
+            return tokio::task::spawn_blocking(move || {
+                if let Some(parent) = file.parent() {
+                    std::fs::create_dir_all(parent)
+                        .with_context(|| format!("creating {}", parent.display()))?;
+                }
+                crate::atomic::write(&file, &bytes)
+            })
+            .await
+            .context("writing a bake output")?;
+        }
         self.store
             .put(&self.path(rel), PutPayload::from(bytes))
             .await
@@ -98,6 +115,8 @@ impl Target {
             .objects
             .iter()
             .filter_map(|o| o.location.filename().map(str::to_owned))
+            // A killed local write may leave a hidden temporary file.
+            .filter(|n| !n.starts_with('.'))
             .collect();
         names.sort();
         Ok(names)
@@ -128,6 +147,7 @@ fn open_s3(spec: &str, rest: &str) -> anyhow::Result<Target> {
         store: Arc::new(store),
         root,
         name: spec.to_owned(),
+        local: None,
     })
 }
 
