@@ -221,20 +221,40 @@ mod tests {
     /// Set in the child of [`a_save_killed_midway_leaves_the_previous_save_loadable`].
     const CHILD: &str = "MANGEKYO_ATOMIC_KILL_CHILD";
 
-    /// In the child: saves to `path` forever, slowly, through the game's own
-    /// save function.
+    /// In the child: saves to `path` slowly through the game's own save
+    /// function, 64 KiB at a time, and stops after 64 MiB if never killed.
     #[test]
     fn child_writes_until_killed() {
         let Some(path) = std::env::var_os(CHILD) else {
             return;
         };
         let _ = crate::cmd::island_play::write_save(Path::new(&path), |out| {
-            loop {
+            for _ in 0..1024 {
                 out.write_all(&[b'x'; 64 * 1024])?;
                 out.flush()?;
                 std::thread::sleep(std::time::Duration::from_millis(5));
             }
+            Ok(())
         });
+    }
+
+    /// Kills the child when dropped (a failed assertion included).
+    struct Killed(std::process::Child);
+
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    /// Bytes in the files of `dir`.
+    fn bytes_in(dir: &Path) -> u64 {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .filter_map(|e| e.ok()?.metadata().ok())
+            .map(|m| m.len())
+            .sum()
     }
 
     #[test]
@@ -245,7 +265,8 @@ mod tests {
         let game = mangekyo_world::Game::new(&defs, "island", mangekyo_core::Seed::new(7)).unwrap();
         let previous = game.save();
         crate::cmd::island_play::write_save(&path, |o| o.write_all(previous.as_bytes())).unwrap();
-        let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        let before = bytes_in(&dir);
+        let child = std::process::Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
                 "atomic::tests::child_writes_until_killed",
@@ -256,24 +277,19 @@ mod tests {
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        // Kill it once its temporary file holds a good part of a write.
+        let mut child = Killed(child);
+        // Kill it once a good part of the new save is on disk, wherever the
+        // save function puts it.
         let started = std::time::Instant::now();
-        loop {
-            let writing = entries(&dir).iter().any(|n| {
-                n.starts_with(".save.json.tmp-")
-                    && std::fs::metadata(dir.join(n)).is_ok_and(|m| m.len() >= 256 * 1024)
-            });
-            if writing {
-                break;
-            }
+        while bytes_in(&dir) < before + 256 * 1024 {
             assert!(
                 started.elapsed() < std::time::Duration::from_secs(60),
                 "the child never started writing"
             );
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
-        child.kill().unwrap();
-        child.wait().unwrap();
+        child.0.kill().unwrap();
+        child.0.wait().unwrap();
         let after = std::fs::read_to_string(&path).unwrap();
         assert_eq!(after, previous, "the previous save is untouched");
         let loaded = mangekyo_world::Game::load(&defs, &after).unwrap();

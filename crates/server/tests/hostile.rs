@@ -115,7 +115,9 @@ async fn keep_alive_connections_serve_a_bounded_number_of_requests() {
     let server = TestServer::start_with(&db, limits).await;
     let one = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
     // Three pipelined requests: two answers, then the server closes.
-    let reply = raw(&addr(&server), &one.repeat(3)).await;
+    let reply = tokio::time::timeout(Duration::from_secs(10), raw(&addr(&server), &one.repeat(3)))
+        .await
+        .expect("the server closes the connection after two requests");
     assert_eq!(reply.matches("HTTP/1.1 200").count(), 2, "{reply}");
     assert!(reply.to_ascii_lowercase().contains("connection: close"));
     server.stop().await;
@@ -169,8 +171,12 @@ async fn a_million_sites_are_refused_before_any_generation() {
 async fn a_yaml_syntax_error_is_reported_first() {
     let db = TestDb::new(Backend::Sqlite).await;
     let server = TestServer::start(&db).await;
-    for broken in 0..example_sources().len() {
-        let mut sources = example_sources();
+    // In name order, as `mangekyo island` reads a directory: a broken
+    // file's follow-on errors then land in files listed before it.
+    let mut in_name_order = example_sources();
+    in_name_order.sort_by_key(|s| s["name"].as_str().unwrap().to_owned());
+    for broken in 0..in_name_order.len() {
+        let mut sources = in_name_order.clone();
         let name = sources[broken]["name"].as_str().unwrap().to_owned();
         sources[broken]["text"] = json!("object_defs: [unclosed\n");
         let r = server

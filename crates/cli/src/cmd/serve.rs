@@ -31,6 +31,14 @@ pub struct Args {
     /// Seconds a request may take before it is answered 503.
     #[arg(long, default_value_t = 30)]
     timeout: u64,
+    /// Open connections at once; past it the oldest idle one is closed,
+    /// or the new one refused (keep it below the file-handle limit).
+    #[arg(long, default_value_t = 512)]
+    max_connections: usize,
+    /// Seconds a client may take to send its request headers (and a
+    /// keep-alive connection may sit idle).
+    #[arg(long, default_value_t = 10)]
+    header_timeout: u64,
 }
 
 /// Runs the subcommand until Ctrl-C or SIGTERM.
@@ -44,7 +52,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "--timeout must be in 1..=3600 seconds, got {}",
         args.timeout
     );
+    anyhow::ensure!(
+        (1..=3600).contains(&args.header_timeout),
+        "--header-timeout must be in 1..=3600 seconds, got {}",
+        args.header_timeout
+    );
+    anyhow::ensure!(
+        (1..=1_000_000).contains(&args.max_connections),
+        "--max-connections must be in 1..=1000000, got {}",
+        args.max_connections
+    );
     let limits = Limits {
+        max_connections: args.max_connections,
+        header_timeout: Duration::from_secs(args.header_timeout),
         workers,
         queue: 64 * workers,
         cache_bytes: args.cache_mib * 1024 * 1024,
