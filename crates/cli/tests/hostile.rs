@@ -125,10 +125,7 @@ fn huge_bakes_show_the_plan_and_are_refused_without_an_explicit_limit() {
         let o = mangekyo(&args);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(!o.status.success(), "{args:?}: {err}");
-        assert!(
-            err.contains(&format!("plan: ")) && err.contains(what),
-            "{err}"
-        );
+        assert!(err.contains("plan: ") && err.contains(what), "{err}");
         assert!(err.contains("--max-items"), "{err}");
         assert!(
             err.contains("PB") || err.contains("EB"),

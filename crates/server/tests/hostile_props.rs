@@ -80,7 +80,7 @@ fn planet_params_are_accepted_only_when_valid_and_round_trip() {
             if let Ok(params) = parse_params(value) {
                 accepted.set(accepted.get() + 1);
                 prop_assert!(params.validate().is_ok());
-                let again = parse_params(serde_json::to_value(&params).unwrap());
+                let again = parse_params(serde_json::to_value(params).unwrap());
                 prop_assert!(again.is_ok(), "accepted params re-parse");
                 prop_assert_eq!(again.unwrap(), params);
             }
