@@ -54,14 +54,26 @@ struct Row {
 const ROWS2: [Row; 5] = [
     row("fbm6_perlin", Kernel::Perlin, NoiseType::Perlin, 6, 8.6),
     row("perlin", Kernel::Perlin, NoiseType::Perlin, 1, 9.1),
-    row("fbm6_simplex", Kernel::Simplex, NoiseType::OpenSimplex2, 6, 10.2),
+    row(
+        "fbm6_simplex",
+        Kernel::Simplex,
+        NoiseType::OpenSimplex2,
+        6,
+        10.2,
+    ),
     row("simplex", Kernel::Simplex, NoiseType::OpenSimplex2, 1, 9.6),
     row("fbm6_value", Kernel::Value, NoiseType::Value, 6, 0.0),
 ];
 const ROWS3: [Row; 5] = [
     row("fbm3_perlin", Kernel::Perlin, NoiseType::Perlin, 3, 8.0),
     row("perlin", Kernel::Perlin, NoiseType::Perlin, 1, 8.0),
-    row("fbm3_simplex", Kernel::Simplex, NoiseType::OpenSimplex2, 3, 12.8),
+    row(
+        "fbm3_simplex",
+        Kernel::Simplex,
+        NoiseType::OpenSimplex2,
+        3,
+        12.8,
+    ),
     row("simplex", Kernel::Simplex, NoiseType::OpenSimplex2, 1, 10.2),
     row(
         "fbm3_cellular_f1",
@@ -149,9 +161,10 @@ fn bench_2d(c: &mut criterion::Criterion) {
         });
         if r.kernel == Kernel::Perlin && r.octaves > 1 {
             for level in Level::supported() {
-                g.bench_function(BenchmarkId::new(format!("mangekyo_{level:?}"), r.name), |b| {
-                    b.iter(|| n.fill2_with(level, black_box(&GRID2), &mut out))
-                });
+                g.bench_function(
+                    BenchmarkId::new(format!("mangekyo_{level:?}"), r.name),
+                    |b| b.iter(|| n.fill2_with(level, black_box(&GRID2), &mut out)),
+                );
             }
         }
         let f = fnl(r);
