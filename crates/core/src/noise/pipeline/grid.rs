@@ -185,7 +185,7 @@ impl<const D: usize> GridJob<'_, D> {
         let (mut value, mut acc, mut res) = ([0.0f32; BLOCK], [0.0f32; BLOCK], [0.0f32; BLOCK]);
         let kernel = noise.params.kernel;
         let nx = self.size[0];
-        if nx % S::LANES == 0 || nx >= 2 * S::LANES {
+        if nx.is_multiple_of(S::LANES) || nx >= 2 * S::LANES {
             // Rows long enough to fill vectors: blocks never cross a row, so
             // x comes straight from its table and the other axes are one
             // value each, broadcast (no per-sample copying).
