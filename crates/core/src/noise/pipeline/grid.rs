@@ -136,14 +136,19 @@ impl<const D: usize> GridJob<'_, D> {
     /// time: x varies along the run, the other axes are constant over it.
     /// Each value is `origin + index · step`, exactly as a point query's
     /// caller computes it.
+    #[inline(always)]
     fn positions(&self, start: usize, n: usize, pos: &mut [Vec<f64>; D]) {
         let mut idx = unravel(start, self.size);
         let mut l = 0;
         while l < n {
             let run = (self.size[0] - idx[0]).min(n - l);
             let (o, st) = (self.origin[0], self.step[0]);
-            for (i, p) in pos[0][l..l + run].iter_mut().enumerate() {
-                *p = o + (idx[0] + i) as f64 * st;
+            // The index as an f64 counter: integers below 2^53 are exact, so
+            // this is `idx as f64` without a usize conversion per sample.
+            let mut c = idx[0] as f64;
+            for p in &mut pos[0][l..l + run] {
+                *p = o + c * st;
+                c += 1.0;
             }
             for a in 1..D {
                 let v = self.origin[a] + idx[a] as f64 * self.step[a];
