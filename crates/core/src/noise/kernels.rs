@@ -90,11 +90,7 @@ fn grad2<S: Simd>(s: S, h: S::I, x: S::F, y: S::F) -> S::F {
 /// One 3D gradient dot product, `g · (x, y, z)`.
 #[inline(always)]
 fn grad3<S: Simd>(s: S, h: S::I, x: S::F, y: S::F, z: S::F) -> S::F {
-    let xy = s.add(
-        s.mul(s.table16(&GRAD3_X, h), x),
-        s.mul(s.table16(&GRAD3_Y, h), y),
-    );
-    s.add(xy, s.mul(s.table16(&GRAD3_Z, h), z))
+    s.grad3([&GRAD3_X, &GRAD3_Y, &GRAD3_Z], h, x, y, z)
 }
 
 /// One axis of a sample after the split: its fraction in the cell and the

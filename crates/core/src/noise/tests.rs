@@ -93,15 +93,24 @@ fn every_level_equals_scalar_bit_for_bit() {
 
 #[test]
 fn grids_equal_point_queries() {
+    // Long rows take the row path (x from its table, other axes broadcast),
+    // short ones (fewer than two vectors, not a multiple of one) the packed
+    // path, which copies table runs into lanes across row ends.
+    for (x2, x3) in [(37, 19), (7, 5)] {
+        grids_equal_point_queries_at(x2, x3);
+    }
+}
+
+fn grids_equal_point_queries_at(x2: usize, x3: usize) {
     let g2 = Grid2 {
         origin: [-40.25, 1.0e7 + 0.5],
         step: [0.75, 1.25],
-        size: [37, 5],
+        size: [x2, 5],
     };
     let g3 = Grid3 {
         origin: [3.0, -2.0e6, 7.5],
         step: [1.0, 0.5, 2.0],
-        size: [19, 3, 4],
+        size: [x3, 3, 4],
     };
     for n in all_noises() {
         for level in Level::supported() {

@@ -14,6 +14,9 @@ use super::{
 };
 use crate::noise::{Kernel, Noise, Octave};
 
+/// Entries past the end of each table: one vector of the widest level.
+const PAD: usize = 16;
+
 /// One axis of the grid at one octave: per index along the axis, the
 /// fraction in the cell and the axis hashes of cells −1, 0, +1.
 struct AxisTable {
@@ -34,6 +37,16 @@ impl AxisTable {
             t.f.push(f);
             for (col, hv) in t.h.iter_mut().zip(h) {
                 col.push(hv);
+            }
+        }
+        // Repeat the last entry for a full vector of the widest level, so
+        // the row path can load whole vectors past the end of a row (those
+        // lanes' values are dropped).
+        if let Some(&last) = t.f.last() {
+            t.f.resize(n + PAD, last);
+            for col in &mut t.h {
+                let last = col[n - 1];
+                col.resize(n + PAD, last);
             }
         }
         t
@@ -119,14 +132,30 @@ pub(crate) struct GridJob<'a, const D: usize> {
 }
 
 impl<const D: usize> GridJob<'_, D> {
-    /// Coordinates of samples `start..start + n` into `pos`.
+    /// Coordinates of samples `start..start + n` into `pos`, a row run at a
+    /// time: x varies along the run, the other axes are constant over it.
+    /// Each value is `origin + index · step`, exactly as a point query's
+    /// caller computes it.
+    #[inline(always)]
     fn positions(&self, start: usize, n: usize, pos: &mut [Vec<f64>; D]) {
         let mut idx = unravel(start, self.size);
-        for l in 0..n {
-            for (a, p) in pos.iter_mut().enumerate() {
-                p[l] = self.origin[a] + idx[a] as f64 * self.step[a];
+        let mut l = 0;
+        while l < n {
+            let run = (self.size[0] - idx[0]).min(n - l);
+            let (o, st) = (self.origin[0], self.step[0]);
+            // The index as an f64 counter: integers below 2^53 are exact, so
+            // this is `idx as f64` without a usize conversion per sample.
+            let mut c = idx[0] as f64;
+            for p in &mut pos[0][l..l + run] {
+                *p = o + c * st;
+                c += 1.0;
             }
-            advance(&mut idx, self.size, 1);
+            for a in 1..D {
+                let v = self.origin[a] + idx[a] as f64 * self.step[a];
+                pos[a][l..l + run].fill(v);
+            }
+            l += run;
+            advance(&mut idx, self.size, run);
         }
     }
 
@@ -158,12 +187,39 @@ impl<const D: usize> GridJob<'_, D> {
                 })
             })
             .collect();
+        let (mut value, mut acc, mut res) = ([0.0f32; BLOCK], [0.0f32; BLOCK], [0.0f32; BLOCK]);
+        let kernel = noise.params.kernel;
+        let nx = self.size[0];
+        if nx.is_multiple_of(S::LANES) || nx >= 2 * S::LANES {
+            // Rows long enough to fill vectors: blocks never cross a row, so
+            // x comes straight from its table and the other axes are one
+            // value each, broadcast (no per-sample copying).
+            let rows = self.out.len() / nx.max(1);
+            for r in 0..rows {
+                let idx = unravel(r * nx, self.size);
+                let mut i0 = 0;
+                while i0 < nx {
+                    let n = (nx - i0).min(BLOCK);
+                    let padded = n.div_ceil(S::LANES) * S::LANES;
+                    let mut src = FromRow {
+                        s,
+                        kernel,
+                        tables: &tables,
+                        idx,
+                        i0,
+                    };
+                    octaves(noise, padded, &mut value, &mut acc, &mut res, &mut src);
+                    let at = r * nx + i0;
+                    self.out[at..at + n].copy_from_slice(&res[..n]);
+                    i0 += n;
+                }
+            }
+            return;
+        }
         let mut lanes = Box::new(Lanes::<D> {
             f: [[0.0; BLOCK]; D],
             h: [[[0; BLOCK]; 3]; D],
         });
-        let (mut value, mut acc, mut res) = ([0.0f32; BLOCK], [0.0f32; BLOCK], [0.0f32; BLOCK]);
-        let kernel = noise.params.kernel;
         let mut start = 0;
         while start < self.out.len() {
             let n = (self.out.len() - start).min(BLOCK);
@@ -215,6 +271,53 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromTables<'_, S, D> {
                     ],
                 };
             }
+            s.store(separable(s, self.kernel, ax, oct.seed), &mut value[g..]);
+            g += S::LANES;
+        }
+    }
+}
+
+/// Octave values of a block inside one row, from the octave's tables: x
+/// loaded from its table, every other axis broadcast.
+struct FromRow<'a, S: Simd, const D: usize> {
+    s: S,
+    kernel: Kernel,
+    tables: &'a [[AxisTable; D]],
+    /// The per-axis index of the row's first sample.
+    idx: [usize; D],
+    /// Where the block starts along x.
+    i0: usize,
+}
+
+impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRow<'_, S, D> {
+    #[inline(always)]
+    fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
+        let s = self.s;
+        let t = &self.tables[k];
+        let mut ax = [Axis::<S>::zero(s); D];
+        for a in 1..D {
+            let (tb, i) = (&t[a], self.idx[a]);
+            ax[a] = Axis {
+                f: s.splat(tb.f[i]),
+                h: [
+                    s.splat_i(tb.h[0][i]),
+                    s.splat_i(tb.h[1][i]),
+                    s.splat_i(tb.h[2][i]),
+                ],
+            };
+        }
+        let tx = &t[0];
+        let mut g = 0;
+        while g < padded {
+            let i = self.i0 + g;
+            ax[0] = Axis {
+                f: s.load(&tx.f[i..]),
+                h: [
+                    s.load_i(&tx.h[0][i..]),
+                    s.load_i(&tx.h[1][i..]),
+                    s.load_i(&tx.h[2][i..]),
+                ],
+            };
             s.store(separable(s, self.kernel, ax, oct.seed), &mut value[g..]);
             g += S::LANES;
         }

@@ -105,6 +105,29 @@ impl Simd for Avx2 {
         }
     }
     #[inline(always)]
+    fn grad3(self, _t: [&[f32; 16]; 3], h: __m256i, x: __m256, y: __m256, z: __m256) -> __m256 {
+        // Perlin's own selection instead of three table lookups:
+        // u = h < 8 ? x : y; v = h < 4 ? y : (h is 12 or 14 ? x : z);
+        // bit 0 flips u, bit 1 flips v (the tables hold exactly this).
+        unsafe {
+            let u = _mm256_blendv_ps(x, y, _mm256_castsi256_ps(_mm256_slli_epi32::<28>(h)));
+            let lt4 = _mm256_cmpeq_epi32(
+                _mm256_and_si256(h, _mm256_set1_epi32(12)),
+                _mm256_setzero_si256(),
+            );
+            let is12or14 = _mm256_cmpeq_epi32(
+                _mm256_and_si256(h, _mm256_set1_epi32(13)),
+                _mm256_set1_epi32(12),
+            );
+            let v = _mm256_blendv_ps(z, x, _mm256_castsi256_ps(is12or14));
+            let v = _mm256_blendv_ps(v, y, _mm256_castsi256_ps(lt4));
+            let sign = _mm256_set1_epi32(i32::MIN);
+            let su = _mm256_castsi256_ps(_mm256_slli_epi32::<31>(h));
+            let sv = _mm256_castsi256_ps(_mm256_and_si256(_mm256_slli_epi32::<30>(h), sign));
+            _mm256_add_ps(_mm256_xor_ps(u, su), _mm256_xor_ps(v, sv))
+        }
+    }
+    #[inline(always)]
     fn to_f(self, a: __m256i) -> __m256 {
         unsafe { _mm256_cvtepi32_ps(a) }
     }

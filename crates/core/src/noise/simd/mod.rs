@@ -157,6 +157,21 @@ pub(crate) trait Simd: Copy {
     fn eq_i(self, a: Self::I, b: Self::I) -> Self::M;
     fn select_i(self, m: Self::M, a: Self::I, b: Self::I) -> Self::I;
 
+    /// Perlin's improved-noise gradient dot product for hash `h` (its low 4
+    /// bits): `(gx·x + gy·y) + gz·z` with `(gx, gy, gz)` from the 16-entry
+    /// tables. Backends may compute it another way provided every nonzero
+    /// result has the same bits: the components are 0 or ±1, so the sum is
+    /// `±a ± b` exactly; only the sign of an exact zero may differ, and the
+    /// octave sum starts at +0, which absorbs it (the goldens hold this).
+    #[inline(always)]
+    fn grad3(self, t: [&[f32; 16]; 3], h: Self::I, x: Self::F, y: Self::F, z: Self::F) -> Self::F {
+        let xy = self.add(
+            self.mul(self.table16(t[0], h), x),
+            self.mul(self.table16(t[1], h), y),
+        );
+        self.add(xy, self.mul(self.table16(t[2], h), z))
+    }
+
     /// Splits `LANES` f64 values into `floor(x)` as the low and high halves
     /// of an i64 and the fraction `x - floor(x)` rounded to f32. Exact for
     /// `|x| < 2^51`; `src.len() >= LANES`.
