@@ -27,6 +27,11 @@ pub(crate) fn resolve(draft: Draft) -> (Definitions, Vec<Diagnostic>) {
     }
     c.coverage();
     c.localization();
+    let mut ic = super::check_interact::InteractionChecker::new(&draft.object_defs);
+    ic.check_all();
+    for (path, message) in ic.errors {
+        c.at(&path, message);
+    }
     let diags = c.diags;
     let defs = Definitions {
         object_defs: draft.object_defs,
