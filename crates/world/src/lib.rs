@@ -30,6 +30,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bot;
 pub mod discovery;
 pub mod interaction;
 mod island;

@@ -91,6 +91,9 @@ pub enum Refusal {
     /// A requirement does not hold; its refusal text, per language.
     #[error("{}", .0.get("en").map_or("not now", String::as_str))]
     Unmet(mangekyo_island::defs::interact::Texts),
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
     /// The definitions failed at run time.
     #[error("the definitions failed: {0}")]
     Broken(String),
@@ -111,6 +114,8 @@ pub struct Acted {
     pub first_visit: bool,
     /// The flavour line drawn when a reveal found nothing.
     pub flavour: Option<usize>,
+    /// The ending this action reached (its index in the scope's endings).
+    pub ended: Option<usize>,
 }
 
 /// A discovered path, as a player sees it.
@@ -134,6 +139,7 @@ pub struct Game {
     pub(crate) player: ObjectId,
     pub(crate) rng: PlayRng,
     pub(crate) visited: BTreeSet<ObjectId>,
+    pub(crate) ended: Option<usize>,
 }
 
 /// The start site (the guide's `selectStartSite`): the first type in the
@@ -185,6 +191,7 @@ impl Game {
             player,
             rng,
             visited: BTreeSet::new(),
+            ended: None,
         };
         game.place_player(start)?;
         Ok(game)
@@ -296,6 +303,9 @@ impl Game {
 
     /// Runs interaction `name` of `target` with the explorer as the agent.
     pub fn act(&mut self, target: ObjectId, name: &str) -> Result<Acted, Refusal> {
+        if self.ended.is_some() {
+            return Err(Refusal::Over);
+        }
         if !self.reachable().contains(&target) {
             return Err(Refusal::OutOfReach);
         }
@@ -318,6 +328,7 @@ impl Game {
         let first_visit = self.island.site_of(here).is_some() && self.visited.insert(here);
         let flavour = (ran.reveals && ran.revealed.is_empty() && !def.flavours.is_empty())
             .then(|| self.rng.below(def.flavours.len() as u32) as usize);
+        self.ended = self.first_ending();
         Ok(Acted {
             target,
             interaction: name.to_string(),
@@ -325,7 +336,50 @@ impl Game {
             from,
             first_visit,
             flavour,
+            ended: self.ended,
         })
+    }
+
+    /// The first of the scope's endings whose condition holds now.
+    pub(crate) fn first_ending(&self) -> Option<usize> {
+        let ctx = Context {
+            this: self.player,
+            agent: self.player,
+            it: None,
+        };
+        self.scope()
+            .endings
+            .iter()
+            .position(|e| interaction::holds(&self.world, &ctx, &e.when).unwrap_or(false))
+    }
+
+    /// The ending reached, if the game is over.
+    pub fn ending(&self) -> Option<&mangekyo_island::defs::interact::EndingDef> {
+        self.ended.map(|i| &self.scope().endings[i])
+    }
+
+    /// Every action whose requirements hold now: (object, interaction).
+    pub fn possible_actions(&self) -> Vec<(ObjectId, String)> {
+        if self.ended.is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for o in self.reachable() {
+            let Some(m) = self.interactions_of(o) else {
+                continue;
+            };
+            let ctx = Context {
+                this: o,
+                agent: self.player,
+                it: None,
+            };
+            for (name, def) in m {
+                if interaction::first_unmet(def, &self.world, &ctx) == Ok(None) {
+                    out.push((o, name.clone()));
+                }
+            }
+        }
+        out
     }
 
     /// `(fully explored, all)` locations.

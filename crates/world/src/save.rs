@@ -153,8 +153,11 @@ impl Game {
             player: file.player,
             rng: PlayRng::new(seed, file.play_draws),
             visited: file.visited.into_iter().collect(),
+            ended: None,
         };
         verify(&game, &fresh).map_err(LoadSaveError::Inconsistent)?;
+        let mut game = game;
+        game.ended = game.first_ending();
         Ok(game)
     }
 }

@@ -142,3 +142,17 @@ fn statistics_count_exactly_the_explores_the_game_needs() {
         );
     }
 }
+
+#[test]
+fn the_shipped_game_is_neither_won_nor_lost_by_default() {
+    // The designer's tuning target for the example world: the scope's bot
+    // wins between 30 % and 80 % of games (`island stats --bot`).
+    let defs = example::definitions();
+    let mut stats = mangekyo_world::bot::BotStats::default();
+    for seed in 0..200 {
+        stats.add(mangekyo_world::bot::play_one(&defs, "island", Seed::new(seed)).unwrap());
+    }
+    let rate = stats.win_rate();
+    assert!((0.3..=0.8).contains(&rate), "{}", stats.render());
+    assert!(stats.lost > 0 && stats.won > 0);
+}

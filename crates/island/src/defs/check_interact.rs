@@ -44,6 +44,33 @@ impl<'d> InteractionChecker<'d> {
         Ty::Defs(self.defs.values().filter(|d| d.kind == kind).collect())
     }
 
+    /// An ending's condition, with `self` the explorer's def.
+    pub(crate) fn ending(&mut self, player: &str, c: &Condition, path: &str) {
+        if let Some(def) = self.defs.get(player) {
+            self.condition(def, c, None, path);
+        }
+    }
+
+    /// Bot weights must name interactions some def declares.
+    pub(crate) fn bot_weights(&mut self, names: impl Iterator<Item = &'d String>, path: &str) {
+        let known: std::collections::BTreeSet<&str> = self
+            .defs
+            .values()
+            .flat_map(|d| d.interactions.keys().map(String::as_str))
+            .collect();
+        for n in names {
+            if !known.contains(n.as_str()) {
+                self.errors.push((
+                    format!("{path}.{n}"),
+                    format!(
+                        "no object def has an interaction '{n}'; known: {}",
+                        known.iter().copied().collect::<Vec<_>>().join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+
     pub(crate) fn check_all(&mut self) {
         for def in self.defs.values() {
             for i in def.interactions.values() {

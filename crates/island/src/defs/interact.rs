@@ -528,3 +528,38 @@ mod tests {
         assert!(parse_expr("(1 + 2").is_err());
     }
 }
+
+/// How a game ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    /// The goal was reached.
+    Won,
+    /// Time or strength ran out.
+    Lost,
+}
+
+/// An end of the game: checked after every action, first match wins.
+/// `self` and `agent` are the explorer, `here` its place.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndingDef {
+    /// When the game ends.
+    pub when: Condition,
+    /// How.
+    pub outcome: Outcome,
+    /// What the player is told, per language.
+    pub text: Texts,
+}
+
+/// How the statistics bot plays (`island stats --bot`): among the actions
+/// whose requirements hold it picks one at random, in proportion to the
+/// weight of its interaction (default 1), times `unvisited_bonus` for a
+/// move towards a place never visited.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotDef {
+    /// Weights by interaction name.
+    pub weights: BTreeMap<String, f64>,
+    /// Multiplier for an action on a path to an unvisited place.
+    pub unvisited_bonus: f64,
+    /// A game still running after this many actions counts as lost.
+    pub max_actions: u32,
+}

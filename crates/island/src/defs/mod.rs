@@ -368,6 +368,10 @@ pub struct ScopeDef {
     pub path: String,
     /// One explore action.
     pub explore: ExploreDef,
+    /// How a game ends, checked in order after every action.
+    pub endings: Vec<interact::EndingDef>,
+    /// How the statistics bot plays, if the designer gave it weights.
+    pub bot: Option<interact::BotDef>,
     /// Where it was defined.
     pub origin: Origin,
 }

@@ -4,8 +4,8 @@
 //! later (`check_interact`), once every file is in.
 
 use super::interact::{
-    ChangeMode, EffectDef, ExprError, InteractionDef, Requirement, Texts, parse_condition,
-    parse_expr, parse_object_ref, parse_value_ref,
+    BotDef, ChangeMode, EffectDef, EndingDef, ExprError, InteractionDef, Outcome, Requirement,
+    Texts, parse_condition, parse_expr, parse_object_ref, parse_value_ref,
 };
 use super::parse::FileParser;
 use super::read::{index, join};
@@ -252,6 +252,101 @@ impl FileParser<'_, '_> {
             );
             None
         }
+    }
+
+    /// `endings: [{ when, outcome, text }]`.
+    pub(crate) fn endings(&mut self, node: &Node, path: &str) -> Option<Vec<EndingDef>> {
+        let items = self.r.seq(node, path, "a list of endings")?;
+        let mut out = Vec::new();
+        let before = self.r.diags.len();
+        for (i, item) in items.iter().enumerate() {
+            let p = index(path, i);
+            self.spot(item, &p);
+            let Some(mut f) = self.r.map(item, &p, "{ when, outcome, text }") else {
+                continue;
+            };
+            let when = f
+                .req(&mut self.r, &p, "when", "a comparison")
+                .and_then(|n| self.string_parsed(n, &join(&p, "when"), parse_condition));
+            let outcome = f
+                .req(&mut self.r, &p, "outcome", "won or lost")
+                .and_then(|n| {
+                    let q = join(&p, "outcome");
+                    match self.r.string(n, &q)?.as_str() {
+                        "won" => Some(Outcome::Won),
+                        "lost" => Some(Outcome::Lost),
+                        other => {
+                            self.r.error(
+                                n,
+                                &q,
+                                format!("unknown outcome '{other}'; expected won or lost"),
+                            );
+                            None
+                        }
+                    }
+                });
+            let text = f
+                .req(&mut self.r, &p, "text", "texts per language")
+                .and_then(|n| self.texts(n, &join(&p, "text")));
+            f.finish(&mut self.r, &p, &["when", "outcome", "text"]);
+            if let (Some(when), Some(outcome), Some(text)) = (when, outcome, text) {
+                out.push(EndingDef {
+                    when,
+                    outcome,
+                    text,
+                });
+            }
+        }
+        (self.r.diags.len() == before).then_some(out)
+    }
+
+    /// `bot: { weights, unvisited_bonus, max_actions }`.
+    pub(crate) fn bot(&mut self, node: &Node, path: &str) -> Option<BotDef> {
+        let mut f = self
+            .r
+            .map(node, path, "{ weights, unvisited_bonus, max_actions }")?;
+        let mut weights = BTreeMap::new();
+        let mut ok = true;
+        if let Some(n) = f.opt("weights") {
+            let p = join(path, "weights");
+            if let Some(mut w) = self
+                .r
+                .map(n, &p, "a mapping from interaction names to weights")
+            {
+                for (name, key, value) in w.all() {
+                    self.spot(key, &join(&p, &name));
+                    match self
+                        .r
+                        .number_where(value, &join(&p, &name), ">= 0", |v| v >= 0.0)
+                    {
+                        Some(v) => {
+                            weights.insert(name, v);
+                        }
+                        None => ok = false,
+                    }
+                }
+            }
+        }
+        let bonus = match f.opt("unvisited_bonus") {
+            Some(n) => self
+                .r
+                .number_where(n, &join(path, "unvisited_bonus"), "> 0", |v| v > 0.0),
+            None => Some(1.0),
+        };
+        let max = match f.opt("max_actions") {
+            Some(n) => self.r.integer(n, &join(path, "max_actions"), 1, 100_000),
+            None => Some(2000),
+        };
+        f.finish(
+            &mut self.r,
+            path,
+            &["weights", "unvisited_bonus", "max_actions"],
+        );
+        ok.then_some(BotDef {
+            weights,
+            unvisited_bonus: bonus?,
+            max_actions: max? as u32,
+        })
     }
 
     /// A number or an expression string.

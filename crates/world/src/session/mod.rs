@@ -392,6 +392,10 @@ impl Session {
             out.push_str("\n\n");
             out.push_str(&self.look());
         }
+        if let Some(end) = self.game.ending() {
+            out.push_str("\n\n");
+            out.push_str(&fill(self.tr(&end.text), &[("time", &self.time())]));
+        }
         out
     }
 
