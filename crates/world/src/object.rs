@@ -32,27 +32,31 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// The slots an object of this kind has.
-    pub fn slots(self) -> &'static [&'static str] {
+    /// The slots an object of this kind has, with the kinds each accepts
+    /// (the world's root here, the rest from the definitions' contract).
+    pub fn slots(self) -> Vec<(&'static str, Vec<Kind>)> {
+        let of = |k: ObjectKind| -> Vec<(&'static str, Vec<Kind>)> {
+            k.slots()
+                .iter()
+                .map(|(n, a)| (*n, a.iter().map(|&k| Kind::from(k)).collect()))
+                .collect()
+        };
         match self {
-            Kind::World => &[slot::LOCATIONS, slot::CHARACTERS],
-            Kind::Location => &[
-                slot::CHARACTERS,
-                slot::FIXTURES,
-                slot::UNDISCOVERED_FIXTURES,
+            Kind::World => vec![
+                (slot::LOCATIONS, vec![Kind::Location]),
+                (slot::CHARACTERS, vec![Kind::Character]),
             ],
-            Kind::Path | Kind::Character => &[],
+            Kind::Location => of(ObjectKind::Location),
+            Kind::Path => of(ObjectKind::Path),
+            Kind::Character => of(ObjectKind::Character),
         }
     }
 
-    /// The kind of object a slot accepts.
-    pub fn accepted_by(slot_name: &str) -> Option<Kind> {
-        match slot_name {
-            slot::LOCATIONS => Some(Kind::Location),
-            slot::CHARACTERS => Some(Kind::Character),
-            slot::FIXTURES | slot::UNDISCOVERED_FIXTURES => Some(Kind::Path),
-            _ => None,
-        }
+    /// Whether this kind's slot `slot_name` accepts `kind`.
+    pub fn accepts(self, slot_name: &str, kind: Kind) -> bool {
+        self.slots()
+            .iter()
+            .any(|(n, a)| *n == slot_name && a.contains(&kind))
     }
 }
 
@@ -151,6 +155,14 @@ pub enum WorldError {
         /// Range maximum.
         max: f64,
     },
+    /// Moving an object into itself or into something it holds.
+    #[error("object {obj} cannot move into {target}, which it holds")]
+    Cycle {
+        /// The object moved.
+        obj: ObjectId,
+        /// Where it was to go.
+        target: ObjectId,
+    },
     /// The slot does not exist or does not take this kind.
     #[error("object {target} has no slot '{slot}' for a {kind:?}")]
     BadSlot {
@@ -212,7 +224,7 @@ impl World {
         let slots = kind
             .slots()
             .iter()
-            .map(|s| (s.to_string(), Vec::new()))
+            .map(|(s, _)| (s.to_string(), Vec::new()))
             .collect();
         self.objects.push(Object {
             id,
@@ -236,7 +248,7 @@ impl World {
                 (
                     k.clone(),
                     Number {
-                        value: r.min,
+                        value: def.initial_value(k).unwrap_or(r.min),
                         min: r.min,
                         max: r.max,
                     },
@@ -333,7 +345,8 @@ impl World {
 
     /// Moves `obj` to the end of `target`'s slot (the guide's
     /// `moveToSlotOrRejection`): refused, changing nothing, if the slot does
-    /// not exist or does not take the object's kind.
+    /// not exist, does not take the object's kind, or the move would put
+    /// an object inside itself.
     pub fn move_to_slot(
         &mut self,
         obj: ObjectId,
@@ -341,13 +354,16 @@ impl World {
         slot_name: &str,
     ) -> Result<(), WorldError> {
         let kind = self.get(obj)?.kind;
-        let has_slot = self.get(target)?.slots.contains_key(slot_name);
-        if !has_slot || Kind::accepted_by(slot_name) != Some(kind) {
+        let t = self.get(target)?;
+        if !t.slots.contains_key(slot_name) || !t.kind.accepts(slot_name, kind) {
             return Err(WorldError::BadSlot {
                 target,
                 slot: slot_name.to_string(),
                 kind,
             });
+        }
+        if self.holds(obj, target) {
+            return Err(WorldError::Cycle { obj, target });
         }
         if let Some((p, s)) = self.objects[obj.0 as usize].parent.take()
             && let Some(v) = self.objects[p.0 as usize].slots.get_mut(&s)
@@ -361,6 +377,59 @@ impl World {
             .push(obj);
         self.objects[obj.0 as usize].parent = Some((target, slot_name.to_string()));
         Ok(())
+    }
+
+    /// Moves `obj` into the first slot of `target` (in slot order) that
+    /// accepts it (the guide's `moveIntoFirstAcceptingSlot`); the slot
+    /// chosen, or the rejection.
+    pub fn move_into_first_accepting_slot(
+        &mut self,
+        obj: ObjectId,
+        target: ObjectId,
+    ) -> Result<String, WorldError> {
+        let kind = self.get(obj)?.kind;
+        let t = self.get(target)?;
+        let slot = t
+            .kind
+            .slots()
+            .into_iter()
+            .find(|(n, a)| a.contains(&kind) && t.slots.contains_key(*n))
+            .map(|(n, _)| n.to_string())
+            .ok_or_else(|| WorldError::BadSlot {
+                target,
+                slot: "(any)".into(),
+                kind,
+            })?;
+        self.move_to_slot(obj, target, &slot)?;
+        Ok(slot)
+    }
+
+    /// Whether `outer` is `inner` or holds it, at any depth.
+    pub fn holds(&self, outer: ObjectId, inner: ObjectId) -> bool {
+        let mut at = Some(inner);
+        while let Some(id) = at {
+            if id == outer {
+                return true;
+            }
+            at = self.parent(id).map(|(p, _)| p);
+        }
+        false
+    }
+
+    /// The outermost holder of `obj` (the guide's `findRoot`): the
+    /// world's root for anything placed, the object itself if loose.
+    pub fn find_root(&self, obj: ObjectId) -> ObjectId {
+        let mut at = obj;
+        while let Some((p, _)) = self.parent(at) {
+            at = p;
+        }
+        at
+    }
+
+    /// `id` if it is `root` or held by it at any depth (the guide's
+    /// `findSelfOrDescendantByInstanceId`).
+    pub fn find_self_or_descendant(&self, root: ObjectId, id: ObjectId) -> Option<ObjectId> {
+        (self.get(id).is_ok() && self.holds(root, id)).then_some(id)
     }
 
     /// The object and slot holding `obj`.
@@ -390,6 +459,8 @@ mod tests {
                 },
             )]
             .into(),
+            initial: Default::default(),
+            interactions: Default::default(),
             origin: Origin {
                 file: String::new(),
                 line: 0,

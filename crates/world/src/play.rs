@@ -1,9 +1,10 @@
-//! Playing an island: start-site selection, placing the explorer,
-//! `explore` and `travel` (the guide's `selectStartSite`, `placePlayer`,
-//! `Location.explore` and `Path.travel`). The `play` stream is the only
+//! Playing an island: start-site selection, placing the explorer, and
+//! acting (the guide's `selectStartSite`, `placePlayer`; its
+//! `Location.explore` and `Path.travel` are now interactions defined in
+//! YAML and run by [`Game::act`]). The `play` stream is the only
 //! randomness; it has no downstream, so the island never depends on it.
 
-use crate::discovery::explore_step;
+use crate::interaction::{self, Context, NotRun, Ran};
 use crate::island::SpawnedIsland;
 use crate::object::{ObjectId, World, prop, slot};
 use crate::spawn::{SpawnError, spawn_island};
@@ -12,10 +13,6 @@ use mangekyo_core::{Pcg32, Seed};
 use mangekyo_island::defs::ScopeDef;
 use mangekyo_island::{Definitions, GenerateError, IslandMap, generate_island};
 use std::collections::BTreeSet;
-
-/// How many flavour lines an explore that finds nothing may pick from
-/// (the text lives in the session; the choice is the play stream's).
-pub const FLAVOURS: u32 = 6;
 
 /// The play stream, counting its draws so a save can restore it by replay
 /// (the core generator's state is private by design).
@@ -81,44 +78,44 @@ pub enum PlayError {
 }
 
 /// An action refused; the world is unchanged.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Refusal {
-    /// Exploring a place with nothing left to find.
-    #[error("this place is fully explored")]
-    FullyExplored,
-    /// Travelling along a path not yet discovered.
-    #[error("that path has not been discovered yet")]
-    Undiscovered,
-    /// Travelling along a path that starts somewhere else.
-    #[error("that path does not start here")]
-    NotHere,
+    /// The object is not within the explorer's reach (not the explorer,
+    /// its place, or a discovered fixture there).
+    #[error("that is not within reach")]
+    OutOfReach,
+    /// The object has no interaction of that name.
+    #[error("that cannot be done with it")]
+    NoSuchInteraction,
+    /// A requirement does not hold; its refusal text, per language.
+    #[error("{}", .0.get("en").map_or("not now", String::as_str))]
+    Unmet(mangekyo_island::defs::interact::Texts),
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// The definitions failed at run time.
+    #[error("the definitions failed: {0}")]
+    Broken(String),
 }
 
-/// What one explore did.
+/// What one action did.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Explored {
-    /// Progress before and after.
-    pub progress: (f64, f64),
-    /// The location's progress maximum.
-    pub max: f64,
-    /// Minutes it took.
-    pub minutes: u32,
-    /// Paths from here discovered by this explore, in discovery order.
-    pub revealed: Vec<ObjectId>,
-    /// Which flavour line to show when nothing was found.
-    pub flavour: u32,
-}
-
-/// What one travel did.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Travelled {
-    /// Where the explorer arrived.
-    pub destination: ObjectId,
-    /// Minutes it took.
-    pub minutes: u32,
-    /// Whether this is the first visit.
+pub struct Acted {
+    /// The object acted on.
+    pub target: ObjectId,
+    /// The interaction's name.
+    pub interaction: String,
+    /// What the interaction did.
+    pub ran: Ran,
+    /// Where the explorer was before.
+    pub from: ObjectId,
+    /// Whether the explorer arrived somewhere for the first time.
     pub first_visit: bool,
+    /// The flavour line drawn when a reveal found nothing.
+    pub flavour: Option<usize>,
+    /// The ending this action reached (its index in the scope's endings).
+    pub ended: Option<usize>,
 }
 
 /// A discovered path, as a player sees it.
@@ -142,6 +139,7 @@ pub struct Game {
     pub(crate) player: ObjectId,
     pub(crate) rng: PlayRng,
     pub(crate) visited: BTreeSet<ObjectId>,
+    pub(crate) ended: Option<usize>,
 }
 
 /// The start site (the guide's `selectStartSite`): the first type in the
@@ -193,6 +191,7 @@ impl Game {
             player,
             rng,
             visited: BTreeSet::new(),
+            ended: None,
         };
         game.place_player(start)?;
         Ok(game)
@@ -283,91 +282,104 @@ impl Game {
         })
     }
 
-    /// One explore action here (the guide's `Location.explore`): the clock
-    /// advances, progress rises, and every path whose `required_progress`
-    /// is reached is discovered together with its return path.
-    pub fn explore(&mut self) -> Result<Explored, Refusal> {
+    /// The objects the explorer can act on: itself, its place, and the
+    /// discovered fixtures there, in that order.
+    pub fn reachable(&self) -> Vec<ObjectId> {
         let here = self.here();
-        let (before, max) = self.progress(here);
-        if before >= max {
-            return Err(Refusal::FullyExplored);
+        let mut out = vec![self.player, here];
+        out.extend_from_slice(self.world.slot(here, slot::FIXTURES));
+        out
+    }
+
+    /// The interactions an object's def declares.
+    pub fn interactions_of(
+        &self,
+        obj: ObjectId,
+    ) -> Option<&std::collections::BTreeMap<String, mangekyo_island::defs::interact::InteractionDef>>
+    {
+        let def = &self.world.get(obj).ok()?.def;
+        self.defs.object_defs().get(def).map(|d| &d.interactions)
+    }
+
+    /// Runs interaction `name` of `target` with the explorer as the agent.
+    pub fn act(&mut self, target: ObjectId, name: &str) -> Result<Acted, Refusal> {
+        if self.ended.is_some() {
+            return Err(Refusal::Over);
         }
-        let explore = self.scope().explore;
-        let after = explore_step(before, explore.progress, max);
-        // In range by construction: explore_step caps at max.
-        let _ = self.world.set_number(here, prop::EXPLORATION, after);
-        self.world.advance_clock(u64::from(explore.minutes));
-        let revealed = self.reveal_due_fixtures(here, after);
-        let flavour = if revealed.is_empty() {
-            self.rng.below(FLAVOURS)
-        } else {
-            0
+        if !self.reachable().contains(&target) {
+            return Err(Refusal::OutOfReach);
+        }
+        let def = self
+            .interactions_of(target)
+            .and_then(|m| m.get(name))
+            .cloned()
+            .ok_or(Refusal::NoSuchInteraction)?;
+        let ctx = Context {
+            this: target,
+            agent: self.player,
+            it: None,
         };
-        Ok(Explored {
-            progress: (before, after),
-            max,
-            minutes: explore.minutes,
-            revealed,
+        let from = self.here();
+        let ran = interaction::run(&def, &mut self.world, &ctx).map_err(|e| match e {
+            NotRun::Requirement(i) => Refusal::Unmet(def.requires[i].refusal.clone()),
+            other => Refusal::Broken(other.to_string()),
+        })?;
+        let here = self.here();
+        let first_visit = self.island.site_of(here).is_some() && self.visited.insert(here);
+        let flavour = (ran.reveals && ran.revealed.is_empty() && !def.flavours.is_empty())
+            .then(|| self.rng.below(def.flavours.len() as u32) as usize);
+        self.ended = self.first_ending();
+        Ok(Acted {
+            target,
+            interaction: name.to_string(),
+            ran,
+            from,
+            first_visit,
             flavour,
+            ended: self.ended,
         })
     }
 
-    /// Moves due paths (and their return paths) into `fixtures`.
-    fn reveal_due_fixtures(&mut self, land: ObjectId, progress: f64) -> Vec<ObjectId> {
-        let due: Vec<ObjectId> = self
-            .world
-            .slot(land, slot::UNDISCOVERED_FIXTURES)
+    /// The first of the scope's endings whose condition holds now.
+    pub(crate) fn first_ending(&self) -> Option<usize> {
+        let ctx = Context {
+            this: self.player,
+            agent: self.player,
+            it: None,
+        };
+        self.scope()
+            .endings
             .iter()
-            .copied()
-            .filter(|&p| {
-                self.world
-                    .number(p, prop::REQUIRED_PROGRESS)
-                    .is_ok_and(|r| r <= progress)
-            })
-            .collect();
-        for &p in &due {
-            let _ = self.world.move_to_slot(p, land, slot::FIXTURES);
-            if let (Ok(back), Ok(dest)) = (
-                self.world.object_ref(p, prop::RETURN_PATH_ID),
-                self.world.object_ref(p, prop::DESTINATION_ID),
-            ) && self
-                .world
-                .slot(dest, slot::UNDISCOVERED_FIXTURES)
-                .contains(&back)
-            {
-                let _ = self.world.move_to_slot(back, dest, slot::FIXTURES);
+            .position(|e| interaction::holds(&self.world, &ctx, &e.when).unwrap_or(false))
+    }
+
+    /// The ending reached, if the game is over.
+    pub fn ending(&self) -> Option<&mangekyo_island::defs::interact::EndingDef> {
+        self.ended.map(|i| &self.scope().endings[i])
+    }
+
+    /// Every action whose requirements hold now: (object, interaction).
+    pub fn possible_actions(&self) -> Vec<(ObjectId, String)> {
+        if self.ended.is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for o in self.reachable() {
+            let Some(m) = self.interactions_of(o) else {
+                continue;
+            };
+            let ctx = Context {
+                this: o,
+                agent: self.player,
+                it: None,
+            };
+            for (name, def) in m {
+                if interaction::first_unmet(def, &self.world, &ctx) == Ok(None) {
+                    out.push((o, name.clone()));
+                }
             }
         }
-        due
-    }
-
-    /// Walks a discovered path from here (the guide's `Path.travel`).
-    pub fn travel(&mut self, path: ObjectId) -> Result<Travelled, Refusal> {
-        let here = self.here();
-        if !self.world.slot(here, slot::FIXTURES).contains(&path) {
-            return Err(
-                if self
-                    .world
-                    .slot(here, slot::UNDISCOVERED_FIXTURES)
-                    .contains(&path)
-                {
-                    Refusal::Undiscovered
-                } else {
-                    Refusal::NotHere
-                },
-            );
-        }
-        let info = self.path_info(path).ok_or(Refusal::NotHere)?;
-        self.world
-            .move_to_slot(self.player, info.destination, slot::CHARACTERS)
-            .map_err(|_| Refusal::NotHere)?;
-        self.world.advance_clock(u64::from(info.minutes));
-        let first_visit = self.visited.insert(info.destination);
-        Ok(Travelled {
-            destination: info.destination,
-            minutes: info.minutes,
-            first_visit,
-        })
+        out
     }
 
     /// `(fully explored, all)` locations.

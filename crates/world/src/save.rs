@@ -7,6 +7,7 @@ use crate::object::{Kind, ObjectId, World, prop, slot};
 use crate::play::{Game, PlayRng};
 use crate::spawn::spawn_island;
 use mangekyo_core::Seed;
+use mangekyo_island::defs::interact::EffectDef;
 use mangekyo_island::{Definitions, IslandMap, generate_island};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -15,7 +16,11 @@ use std::collections::BTreeSet;
 pub const SAVE_FORMAT: &str = "mangekyo-island-save";
 
 /// The save layout this build writes and reads.
-pub const SAVE_FORMAT_VERSION: u32 = 1;
+pub const SAVE_FORMAT_VERSION: u32 = 2;
+
+/// Why a version-1 save cannot be continued: the rules of that engine were
+/// built in, and its explorer had no properties for the defined ones.
+pub const VERSION_1_REFUSAL: &str = "version-1 saves come from the engine whose actions were built in; their explorer has none of the properties that the defined interactions use, and their time and progress were spent under other rules, so the game cannot continue from them fairly; start a new game with the same seed";
 
 /// The most play-stream draws a save may claim: replaying them is the
 /// price of restoring the stream, and no honest game draws this many.
@@ -53,6 +58,14 @@ pub enum LoadSaveError {
     Version {
         /// The version in the file.
         found: u32,
+    },
+    /// A known older layout this build will not continue, with the reason.
+    #[error("save format version {found} is refused: {reason}")]
+    Refused {
+        /// The version in the file.
+        found: u32,
+        /// Why.
+        reason: String,
     },
     /// The island it was made on is not the one these definitions give.
     #[error("this save belongs to a different island: {0}")]
@@ -98,6 +111,12 @@ impl Game {
             .get("format_version")
             .and_then(|v| v.as_u64())
             .unwrap_or(0);
+        if version == 1 {
+            return Err(LoadSaveError::Refused {
+                found: 1,
+                reason: VERSION_1_REFUSAL.to_string(),
+            });
+        }
         if version != u64::from(SAVE_FORMAT_VERSION) {
             return Err(LoadSaveError::Version {
                 found: u32::try_from(version).unwrap_or(u32::MAX),
@@ -134,8 +153,11 @@ impl Game {
             player: file.player,
             rng: PlayRng::new(seed, file.play_draws),
             visited: file.visited.into_iter().collect(),
+            ended: None,
         };
         verify(&game, &fresh).map_err(LoadSaveError::Inconsistent)?;
+        let mut game = game;
+        game.ended = game.first_ending();
         Ok(game)
     }
 }
@@ -146,6 +168,18 @@ fn verify(game: &Game, fresh: &World) -> Result<(), String> {
     let w = &game.world;
     let objects = w.objects();
     let player_def = &game.scope().player;
+    // Only what some interaction changes may differ from the spawn.
+    let changeable: BTreeSet<&str> = game
+        .defs
+        .object_defs()
+        .values()
+        .flat_map(|d| d.interactions.values())
+        .flat_map(|i| &i.effects)
+        .filter_map(|e| match e {
+            EffectDef::Change { target, .. } => Some(target.property.as_str()),
+            _ => None,
+        })
+        .collect();
     // The fresh world lacks only the explorer, created right after spawning.
     if objects.len() != fresh.objects().len() + 1 {
         return Err(format!(
@@ -176,7 +210,7 @@ fn verify(game: &Game, fresh: &World) -> Result<(), String> {
                     saved.id, n.value, o.min, o.max
                 ));
             }
-            let changeable = name == prop::EXPLORATION && saved.kind == Kind::Location;
+            let changeable = changeable.contains(name.as_str());
             if !changeable && n.value != o.value {
                 return Err(format!(
                     "property {name} of object {} changed from {} to {}",

@@ -54,7 +54,7 @@ impl PathDiscovery {
                 })?;
             let n = degrees[site.id as usize];
             let thresholds = path_required_progresses(n as usize, range.max);
-            let step = scope.explore.progress;
+            let step = scope.discovery_step().progress;
             let first = thresholds
                 .first()
                 .map_or(0, |&t| explores_until(range.min, t, step, range.max));
@@ -65,7 +65,7 @@ impl PathDiscovery {
             t.locations += 1;
             t.first_explores += u64::from(first);
             t.all_explores += u64::from(all);
-            t.all_minutes += u64::from(all) * u64::from(scope.explore.minutes);
+            t.all_minutes += u64::from(all) * u64::from(scope.discovery_step().minutes);
         }
         Ok(())
     }
@@ -73,7 +73,7 @@ impl PathDiscovery {
     /// A readable report.
     pub fn render(&self) -> String {
         let mut out = String::from(
-            "\npath discovery (explore actions until the first / every path of a location is known)\n",
+            "\npath discovery (searches until the first / every path of a location is known)\n",
         );
         let _ = writeln!(
             out,
@@ -97,7 +97,7 @@ impl PathDiscovery {
         let k = locs.max(1) as f64;
         let _ = writeln!(
             out,
-            "  mean over {locs} locations: {:.2} explores, {:.1} minutes to know every path; {:.1} hours to explore a whole island",
+            "  mean over {locs} locations: {:.2} searches, {:.1} minutes to know every path; {:.1} hours to search a whole island",
             explores as f64 / k,
             minutes as f64 / k,
             minutes as f64 / self.islands.max(1) as f64 / 60.0

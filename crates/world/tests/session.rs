@@ -59,7 +59,10 @@ fn a_place_named_by_its_type_alone_is_not_named_twice() {
         ("ja", "泉 — 探索 0%", "高原）— 探索"),
     ] {
         let mut s = Session::new(Game::new(&defs, "island", Seed::new(7)).unwrap(), lang);
-        let lines = ["e", "e", "e", "e", "travel 1", "e", "e", "travel 2", "look"];
+        let lines = [
+            "explore", "explore", "explore", "explore", "travel 1", "explore", "explore",
+            "travel 2", "look",
+        ];
         let got = transcript(&mut s, &lines, false);
         assert!(got.contains(alone), "{lang}:\n{got}");
         assert!(
@@ -124,9 +127,15 @@ fn corrupt_and_foreign_saves_are_refused_with_a_reason() {
         f(&mut v);
         v.to_string()
     };
-    let e = refuse(&defs, &edit(&|v| v["format_version"] = 2.into()));
-    assert_eq!(e, LoadSaveError::Version { found: 2 });
-    assert!(e.to_string().contains("version 2"));
+    let e = refuse(&defs, &edit(&|v| v["format_version"] = 3.into()));
+    assert_eq!(e, LoadSaveError::Version { found: 3 });
+    assert!(e.to_string().contains("version 3"));
+    // Version 1 (built-in explore and travel) is refused with the reason.
+    let e = refuse(&defs, &edit(&|v| v["format_version"] = 1.into()));
+    assert!(
+        matches!(e, LoadSaveError::Refused { found: 1, ref reason } if reason.contains("built in")),
+        "{e}"
+    );
     assert!(matches!(
         refuse(&defs, &edit(&|v| v["seed"] = 43.into())),
         LoadSaveError::OtherIsland(_)

@@ -94,7 +94,7 @@ fn the_layout_never_depends_on_the_play_stream() {
             let rng = PlayRng::new(Seed::new(seed ^ 0xdead_beef), draws);
             let mut game = Game::with_play_rng(&defs, "island", Seed::new(seed), rng).unwrap();
             for _ in 0..5 {
-                let _ = game.explore();
+                let _ = game.act(game.here(), "explore");
             }
             assert_eq!(game.island().map(), &map, "seed {seed} draws {draws}");
             starts.insert(game.island().site_of(game.here()));

@@ -64,6 +64,10 @@ enum IslandCommand {
         /// How many seeds (0, 1, 2, …).
         #[arg(long, default_value_t = 1000)]
         seeds: u64,
+        /// Also play every seed with the scope's bot and report its win
+        /// rate and median game length.
+        #[arg(long)]
+        bot: bool,
     },
     /// Explores an island in the terminal (or runs a script of commands).
     Play(super::island_play::PlayArgs),
@@ -102,7 +106,12 @@ pub fn run(args: Args) -> Result<()> {
             write_out(out.as_deref(), &text)
         }
         IslandCommand::Check { defs } => check(&defs.defs),
-        IslandCommand::Stats { defs, scope, seeds } => stats(&load(&defs.defs)?, &scope, seeds),
+        IslandCommand::Stats {
+            defs,
+            scope,
+            seeds,
+            bot,
+        } => stats(&load(&defs.defs)?, &scope, seeds, bot),
         IslandCommand::Play(args) => super::island_play::run(args),
     }
 }
@@ -201,19 +210,27 @@ fn check(paths: &[PathBuf]) -> Result<()> {
     Ok(())
 }
 
-fn stats(defs: &Definitions, scope: &str, seeds: u64) -> Result<()> {
+fn stats(defs: &Definitions, scope: &str, seeds: u64, bot: bool) -> Result<()> {
     let bar = progress(seeds);
     let mut island = mangekyo_island::stats::IslandStats::new(defs);
     let mut discovery = mangekyo_world::stats::PathDiscovery::default();
+    // One game at a time, folded into counts: memory stays flat over seeds.
+    let mut games = mangekyo_world::bot::BotStats::default();
     for seed in 0..seeds {
         let map = generate_island(defs, scope, Seed::new(seed))?;
         island.add(&map);
         discovery.add(defs, &map)?;
+        if bot {
+            games.add(mangekyo_world::bot::play_one(defs, scope, Seed::new(seed))?);
+        }
         bar.inc(1);
     }
     bar.finish_and_clear();
     print!("{}", island.render());
     print!("{}", discovery.render());
+    if bot {
+        print!("{}", games.render());
+    }
     Ok(())
 }
 

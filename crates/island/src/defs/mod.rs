@@ -5,8 +5,11 @@
 //! so a [`Definitions`] value always has its cross-references resolved and
 //! its scopes' guarantees checked feasible.
 
+mod check_interact;
+pub mod interact;
 mod localize;
 mod parse;
+mod parse_interact;
 mod parse_types;
 mod read;
 mod resolve;
@@ -73,7 +76,35 @@ impl ObjectKind {
             ObjectKind::Character => "character",
         }
     }
+
+    /// The slots an object of this kind has, each with the kinds it
+    /// accepts (the spec's contract: a location holds characters, its
+    /// discovered `fixtures` and its `undiscovered_fixtures`).
+    pub fn slots(self) -> &'static [(&'static str, &'static [ObjectKind])] {
+        match self {
+            ObjectKind::Location => &[
+                ("characters", &[ObjectKind::Character]),
+                ("fixtures", &[ObjectKind::Path]),
+                ("undiscovered_fixtures", &[ObjectKind::Path]),
+            ],
+            ObjectKind::Path | ObjectKind::Character => &[],
+        }
+    }
+
+    /// Every kind, in declaration order.
+    pub const ALL: [ObjectKind; 3] = [
+        ObjectKind::Location,
+        ObjectKind::Path,
+        ObjectKind::Character,
+    ];
 }
+
+/// Path properties the spawner writes that hold an instance id, with the
+/// kind of object they name.
+pub const PATH_REFERENCES: [(&str, ObjectKind); 2] = [
+    ("destination_id", ObjectKind::Location),
+    ("return_path_id", ObjectKind::Path),
+];
 
 /// Inclusive bounds of a number property.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -93,8 +124,20 @@ pub struct ObjectDef {
     pub kind: ObjectKind,
     /// Number properties by name.
     pub properties: BTreeMap<String, PropertyRange>,
+    /// Initial values that differ from a property's `min` (`start:`).
+    pub initial: BTreeMap<String, f64>,
+    /// What an agent can do with objects of this def, by name.
+    pub interactions: BTreeMap<String, interact::InteractionDef>,
     /// Where it was defined.
     pub origin: Origin,
+}
+
+impl ObjectDef {
+    /// The value a new object's property starts at.
+    pub fn initial_value(&self, prop: &str) -> Option<f64> {
+        let r = self.properties.get(prop)?;
+        Some(self.initial.get(prop).copied().unwrap_or(r.min))
+    }
 }
 
 /// The quantisation grid of an axis: values are `min + k·step`, `min..=max`.
@@ -325,11 +368,22 @@ pub struct ScopeDef {
     pub path: String,
     /// One explore action.
     pub explore: ExploreDef,
+    /// How a game ends, checked in order after every action.
+    pub endings: Vec<interact::EndingDef>,
+    /// How the statistics bot plays, if the designer gave it weights.
+    pub bot: Option<interact::BotDef>,
     /// Where it was defined.
     pub origin: Origin,
 }
 
 impl ScopeDef {
+    /// The search step the path-discovery statistics model (the spec's
+    /// scope key `explore`); the game itself runs whatever interaction the
+    /// object defs declare.
+    pub fn discovery_step(&self) -> ExploreDef {
+        self.explore
+    }
+
     /// Metres per elevation-axis unit: `top_meters / (max - min)` of the
     /// elevation axis (the guide's `metersPerElevationUnit`).
     pub fn meters_per_elevation_unit(&self, defs: &Definitions) -> f64 {

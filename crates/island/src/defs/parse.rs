@@ -240,13 +240,20 @@ impl<'d, 's> FileParser<'d, 's> {
             });
         let properties = match f.opt("properties") {
             Some(n) => self.properties(n, &join(path, "properties"), kind),
+            None => Some((BTreeMap::new(), BTreeMap::new())),
+        };
+        let interactions = match f.opt("interactions") {
+            Some(n) => self.interactions(n, &join(path, "interactions")),
             None => Some(BTreeMap::new()),
         };
-        f.finish(&mut self.r, path, &["kind", "properties"]);
+        f.finish(&mut self.r, path, &["kind", "properties", "interactions"]);
+        let (properties, initial) = properties?;
         let def = ObjectDef {
             name: name.to_string(),
             kind: kind?,
-            properties: properties?,
+            properties,
+            initial,
+            interactions: interactions?,
             origin: self.origin(key),
         };
         self.draft.object_defs.insert(name.to_string(), def);
@@ -258,11 +265,14 @@ impl<'d, 's> FileParser<'d, 's> {
         node: &Node,
         path: &str,
         kind: Option<ObjectKind>,
-    ) -> Option<BTreeMap<String, PropertyRange>> {
-        let mut f = self
-            .r
-            .map(node, path, "a mapping from property names to { min, max }")?;
+    ) -> Option<(BTreeMap<String, PropertyRange>, BTreeMap<String, f64>)> {
+        let mut f = self.r.map(
+            node,
+            path,
+            "a mapping from property names to { min, max, start }",
+        )?;
         let mut out = BTreeMap::new();
+        let mut initial = BTreeMap::new();
         let mut ok = true;
         for (name, key, value) in f.all() {
             let p = join(path, &name);
@@ -275,36 +285,27 @@ impl<'d, 's> FileParser<'d, 's> {
                 ok = false;
                 continue;
             }
-            match self.min_max(value, &p) {
-                Some((min, max)) => {
-                    out.insert(name, PropertyRange { min, max });
+            if name == super::interact::ID_PROPERTY {
+                self.r.error(
+                    key,
+                    &p,
+                    "'id' is every object's instance id and cannot be declared",
+                );
+                ok = false;
+                continue;
+            }
+            self.spot(key, &p);
+            match self.property_range(value, &p) {
+                Some((min, max, start)) => {
+                    out.insert(name.clone(), PropertyRange { min, max });
+                    if let Some(v) = start {
+                        initial.insert(name, v);
+                    }
                 }
                 None => ok = false,
             }
         }
-        ok.then_some(out)
-    }
-
-    /// `{ min, max }` with `min <= max`.
-    pub(crate) fn min_max(&mut self, node: &Node, path: &str) -> Option<(f64, f64)> {
-        let mut f = self.r.map(node, path, "{ min, max }")?;
-        let min = f
-            .req(&mut self.r, path, "min", "a number")
-            .and_then(|n| self.r.number(n, &join(path, "min")));
-        let max = f
-            .req(&mut self.r, path, "max", "a number")
-            .and_then(|n| self.r.number(n, &join(path, "max")));
-        f.finish(&mut self.r, path, &["min", "max"]);
-        let (min, max) = (min?, max?);
-        if min > max {
-            self.r.error(
-                node,
-                path,
-                format!("min ({min}) must not exceed max ({max})"),
-            );
-            return None;
-        }
-        Some((min, max))
+        ok.then_some((out, initial))
     }
 
     fn axis(&mut self, name: &str, key: &Node, node: &Node, path: &str) -> Option<()> {

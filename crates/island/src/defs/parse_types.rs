@@ -348,8 +348,18 @@ impl FileParser<'_, '_> {
         let explore = f
             .req(&mut self.r, path, "explore", "{ minutes, progress }")
             .and_then(|n| self.explore(n, &join(path, "explore")));
+        let endings = match f.opt("endings") {
+            Some(n) => self.endings(n, &join(path, "endings")),
+            None => Some(Vec::new()),
+        };
+        let bot = match f.opt("bot") {
+            Some(n) => self.bot(n, &join(path, "bot")).map(Some),
+            None => Some(None),
+        };
         f.finish(&mut self.r, path, &SCOPE_KEYS);
         let scope = ScopeDef {
+            endings: endings?,
+            bot: bot?,
             name: name.to_string(),
             site_count: site_count?,
             meters_per_distance_unit: meters?,
@@ -556,7 +566,9 @@ impl FileParser<'_, '_> {
 }
 
 /// The keys a generation scope may hold.
-const SCOPE_KEYS: [&str; 12] = [
+const SCOPE_KEYS: [&str; 14] = [
+    "endings",
+    "bot",
     "site_count",
     "meters_per_distance_unit",
     "elevation",

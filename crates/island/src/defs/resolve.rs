@@ -27,6 +27,20 @@ pub(crate) fn resolve(draft: Draft) -> (Definitions, Vec<Diagnostic>) {
     }
     c.coverage();
     c.localization();
+    let mut ic = super::check_interact::InteractionChecker::new(&draft.object_defs);
+    ic.check_all();
+    for s in draft.scopes.values() {
+        let base = format!("generation_scopes.{}", s.name);
+        for (i, e) in s.endings.iter().enumerate() {
+            ic.ending(&s.player, &e.when, &format!("{base}.endings[{i}].when"));
+        }
+        if let Some(b) = &s.bot {
+            ic.bot_weights(b.weights.keys(), &format!("{base}.bot.weights"));
+        }
+    }
+    for (path, message) in ic.errors {
+        c.at(&path, message);
+    }
     let diags = c.diags;
     let defs = Definitions {
         object_defs: draft.object_defs,

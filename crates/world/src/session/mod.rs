@@ -6,7 +6,7 @@ mod map;
 pub mod text;
 
 use crate::object::ObjectId;
-use crate::play::{Game, Refusal};
+use crate::play::{Acted, Game, Refusal};
 use mangekyo_island::LocationName;
 use text::{Words, fill, words};
 
@@ -93,14 +93,12 @@ impl Session {
         let Some(cmd) = words.next() else {
             return Reply::text(String::new());
         };
-        let rest: Vec<&str> = words.collect();
-        let arg = rest.join(" ");
+        let args: Vec<&str> = words.collect();
+        let arg = args.join(" ");
         match cmd.to_lowercase().as_str() {
-            "help" | "h" | "?" => Reply::text(self.w().help.to_string()),
+            "help" | "h" | "?" => Reply::text(self.help()),
             "look" | "l" => Reply::text(self.look()),
-            "explore" | "e" | "x" => Reply::text(self.explore()),
             "paths" | "p" => Reply::text(self.paths()),
-            "travel" | "t" | "go" => Reply::text(self.travel(&arg)),
             "map" | "m" => Reply::text(map::render(&self.game, &self.lang)),
             "time" => Reply::text(self.time_and_progress()),
             "save" => self.save(&arg),
@@ -108,8 +106,7 @@ impl Session {
                 text: self.w().bye.to_string(),
                 effect: Effect::Quit,
             },
-            n if n.parse::<usize>().is_ok() => Reply::text(self.travel(n)),
-            other => Reply::text(fill(self.w().unknown_command, &[("n", other)])),
+            other => Reply::text(self.act(other, &arg)),
         }
     }
 
@@ -237,100 +234,207 @@ impl Session {
         lines.join("\n")
     }
 
-    fn explore(&mut self) -> String {
-        let here = self.game.here();
+    /// Every interaction name the definitions give, for `help`.
+    fn help(&self) -> String {
+        let mut names: Vec<&String> = self
+            .game
+            .definitions()
+            .object_defs()
+            .values()
+            .flat_map(|d| d.interactions.keys())
+            .collect();
+        names.sort();
+        names.dedup();
+        let list = names
+            .iter()
+            .map(|n| format!("  {n}"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        fill(self.w().help, &[("commands", &list)])
+    }
+
+    /// A localised text: the session's language, else English, else any.
+    fn tr<'t>(&self, texts: &'t mangekyo_island::defs::interact::Texts) -> &'t str {
+        texts
+            .get(&self.lang)
+            .or_else(|| texts.get("en"))
+            .or_else(|| texts.values().next())
+            .map_or("", String::as_str)
+    }
+
+    /// The object a command acts on: with an argument, the discovered path
+    /// of that number or leading to that place; without one, the first
+    /// object within reach that has the interaction, unless only paths do.
+    fn target(&self, cmd: &str, arg: &str) -> Result<ObjectId, String> {
         let w = self.w();
-        match self.game.explore() {
-            Err(Refusal::FullyExplored) => fill(w.nothing_left, &[("place", &self.name(here))]),
-            Err(other) => other.to_string(),
-            Ok(done) => {
-                let mut lines = vec![fill(
-                    w.explore,
-                    &[
-                        ("place", &self.name(here)),
-                        ("minutes", &done.minutes.to_string()),
-                        ("pct", &self.pct(here)),
-                    ],
-                )];
-                let known = self.game.discovered_paths(here);
-                for path in &done.revealed {
-                    if let Some((i, p)) = known.iter().enumerate().find(|(_, p)| p.path == *path) {
-                        let n = (i + 1).to_string();
-                        lines.push(fill(
-                            w.found,
-                            &[
-                                ("dir", self.direction(here, p.destination)),
-                                ("n", &n),
-                                ("place", &self.name(p.destination)),
-                                ("minutes", &p.minutes.to_string()),
-                            ],
-                        ));
-                    }
+        let here = self.game.here();
+        let has = |o: &ObjectId| {
+            self.game
+                .interactions_of(*o)
+                .is_some_and(|m| m.contains_key(cmd))
+        };
+        let known = self.game.discovered_paths(here);
+        if !arg.is_empty() {
+            let path = match arg.parse::<usize>() {
+                Ok(n) => known
+                    .get(n.wrapping_sub(1))
+                    .map(|p| p.path)
+                    .ok_or_else(|| fill(w.no_such_path, &[("n", arg)]))?,
+                Err(_) => {
+                    let wanted = arg.to_lowercase();
+                    known
+                        .iter()
+                        .find(|p| self.name(p.destination).to_lowercase().starts_with(&wanted))
+                        .map(|p| p.path)
+                        .ok_or_else(|| w.unknown_path.to_string())?
                 }
-                if done.revealed.is_empty() {
-                    lines.push(w.flavours[done.flavour as usize].to_string());
-                    // Say how much is left, so a fruitless explore still
-                    // tells the player whether to keep looking.
-                    lines.push(match self.game.hidden_path_count(here) {
-                        0 => w.all_known.to_string(),
-                        1 => w.hidden_one.to_string(),
-                        n => fill(w.hidden, &[("count", &n.to_string())]),
-                    });
-                }
-                if done.progress.1 >= done.max {
-                    lines.push(fill(w.fully, &[("place", &self.name(here))]));
-                    let (full, all) = self.game.explored_count();
-                    if full == all {
-                        lines.push(fill(
-                            w.island_done,
-                            &[("count", &all.to_string()), ("time", &self.time())],
-                        ));
-                    }
-                }
-                lines.join("\n")
-            }
+            };
+            return if has(&path) {
+                Ok(path)
+            } else {
+                Err(fill(w.cannot, &[("n", cmd)]))
+            };
+        }
+        let reach = self.game.reachable();
+        match reach.iter().take(2).find(|o| has(o)) {
+            Some(&o) => Ok(o),
+            None if reach.iter().any(has) => Err(w.which.to_string()),
+            None => Err(fill(w.unknown_command, &[("n", cmd)])),
         }
     }
 
-    fn travel(&mut self, arg: &str) -> String {
-        let w = self.w();
-        if arg.is_empty() {
-            return w.travel_usage.to_string();
-        }
-        let known = self.game.discovered_paths(self.game.here());
-        let chosen = match arg.parse::<usize>() {
-            Ok(n) => match known.get(n.wrapping_sub(1)) {
-                Some(p) => p.path,
-                None => return fill(w.no_such_path, &[("n", arg)]),
-            },
-            Err(_) => {
-                let wanted = arg.to_lowercase();
-                match known
-                    .iter()
-                    .find(|p| self.name(p.destination).to_lowercase().starts_with(&wanted))
-                {
-                    Some(p) => p.path,
-                    None => return w.unknown_path.to_string(),
-                }
-            }
+    fn act(&mut self, cmd: &str, arg: &str) -> String {
+        let target = match self.target(cmd, arg) {
+            Ok(t) => t,
+            Err(text) => return text,
         };
-        match self.game.travel(chosen) {
-            Ok(t) => {
-                let mut out = fill(
-                    w.walk,
-                    &[
-                        ("place", &self.name(t.destination)),
-                        ("minutes", &t.minutes.to_string()),
-                    ],
-                );
-                if t.first_visit {
-                    out.push_str(w.first_visit);
-                }
-                format!("{out}\n\n{}", self.look())
+        match self.game.act(target, cmd) {
+            Ok(done) => self.acted(&done),
+            Err(Refusal::Unmet(texts)) => {
+                let place = self.name(self.game.here());
+                fill(self.tr(&texts), &[("place", &place)])
             }
-            Err(Refusal::Undiscovered) => w.unknown_path.to_string(),
             Err(other) => other.to_string(),
         }
+    }
+
+    /// The text after an interaction: its own text, the paths it revealed,
+    /// a flavour line, what is left to find, and where the explorer is now
+    /// if it moved.
+    fn acted(&self, done: &Acted) -> String {
+        let w = self.w();
+        let here = self.game.here();
+        let def = self
+            .game
+            .interactions_of(done.target)
+            .and_then(|m| m.get(&done.interaction));
+        let mut lines = Vec::new();
+        if let Some(def) = def {
+            let target = self
+                .path_destination(done.target)
+                .map_or_else(|| self.name(done.target), |d| self.name(d));
+            let mut text = fill(
+                self.tr(&def.text),
+                &[
+                    ("place", &self.name(here)),
+                    ("from", &self.name(done.from)),
+                    ("minutes", &done.ran.minutes.to_string()),
+                    ("target", &target),
+                ],
+            );
+            text = self.fill_values(&text, done.target);
+            if !text.is_empty() {
+                if done.first_visit {
+                    text.push_str(w.first_visit);
+                }
+                lines.push(text);
+            }
+            if let Some(i) = done.flavour {
+                lines.push(self.tr(&def.flavours[i]).to_string());
+            }
+        }
+        let known = self.game.discovered_paths(done.from);
+        for path in &done.ran.revealed {
+            if let Some((i, p)) = known.iter().enumerate().find(|(_, p)| p.path == *path) {
+                lines.push(fill(
+                    w.found,
+                    &[
+                        ("dir", self.direction(done.from, p.destination)),
+                        ("n", &(i + 1).to_string()),
+                        ("place", &self.name(p.destination)),
+                        ("minutes", &p.minutes.to_string()),
+                    ],
+                ));
+            }
+        }
+        if done.ran.reveals && done.ran.revealed.is_empty() {
+            lines.push(match self.game.hidden_path_count(done.from) {
+                0 => w.all_known.to_string(),
+                1 => w.hidden_one.to_string(),
+                n => fill(w.hidden, &[("count", &n.to_string())]),
+            });
+        }
+        if done.ran.reveals {
+            let (p, max) = self.game.progress(done.from);
+            if p >= max {
+                lines.push(fill(w.fully, &[("place", &self.name(done.from))]));
+                let (full, all) = self.game.explored_count();
+                if full == all {
+                    lines.push(fill(
+                        w.island_done,
+                        &[("count", &all.to_string()), ("time", &self.time())],
+                    ));
+                }
+            }
+        }
+        let mut out = lines.join("\n");
+        if here != done.from {
+            out.push_str("\n\n");
+            out.push_str(&self.look());
+        }
+        if let Some(end) = self.game.ending() {
+            out.push_str("\n\n");
+            out.push_str(&fill(self.tr(&end.text), &[("time", &self.time())]));
+        }
+        out
+    }
+
+    /// The place a path leads to (None for anything else).
+    fn path_destination(&self, obj: ObjectId) -> Option<ObjectId> {
+        self.game
+            .discovered_paths(self.game.world().parent(obj)?.0)
+            .into_iter()
+            .find(|p| p.path == obj)
+            .map(|p| p.destination)
+    }
+
+    /// Fills `{=expr}` placeholders with values after the action (whole
+    /// numbers; `self` is the object acted on).
+    fn fill_values(&self, text: &str, this: ObjectId) -> String {
+        let mut out = String::new();
+        let mut tail = text;
+        while let Some(i) = tail.find("{=") {
+            out.push_str(&tail[..i]);
+            let Some(j) = tail[i..].find('}') else {
+                break;
+            };
+            let src = &tail[i + 2..i + j];
+            let ctx = crate::interaction::Context {
+                this,
+                agent: self.game.player(),
+                it: None,
+            };
+            match mangekyo_island::defs::interact::parse_expr(src)
+                .ok()
+                .and_then(|e| crate::interaction::eval(self.game.world(), &ctx, &e).ok())
+            {
+                Some(v) => out.push_str(&format!("{}", v.round() as i64)),
+                None => out.push_str(&tail[i..i + j + 1]),
+            }
+            tail = &tail[i + j + 1..];
+        }
+        out.push_str(tail);
+        out
     }
 
     fn time_and_progress(&self) -> String {

@@ -9,8 +9,13 @@ pub struct Words {
     pub intro: &'static str,
     /// Shown when a saved game continues: `{time}`, `{place}`.
     pub resumed: &'static str,
-    /// The help text.
+    /// The help text: `{commands}` lists the interactions the
+    /// definitions give.
     pub help: &'static str,
+    /// Which object: the command needs a number from `paths` or a name.
+    pub which: &'static str,
+    /// The command names nothing within reach: `{n}`.
+    pub cannot: &'static str,
     /// Heading of a place: `{place}`, its type `{kind}`, `{pct}`.
     pub place: &'static str,
     /// Heading of a place named by its type alone (the only site of its
@@ -36,17 +41,11 @@ pub struct Words {
     pub clock: &'static str,
     /// Day and time: `{day}`, `{hh}`, `{mm}`.
     pub time: &'static str,
-    /// An explore: `{place}`, `{minutes}`, `{pct}`.
-    pub explore: &'static str,
     /// A path found: `{n}` (its number in `paths`), `{dir}`, `{place}`,
     /// `{minutes}`.
     pub found: &'static str,
-    /// Nothing found, by flavour index.
-    pub flavours: [&'static str; crate::play::FLAVOURS as usize],
     /// The place is now fully explored: `{place}`.
     pub fully: &'static str,
-    /// Refusal: nothing left here: `{place}`.
-    pub nothing_left: &'static str,
     /// A walk: `{place}`, `{minutes}`.
     pub walk: &'static str,
     /// First time here (appended to `walk`, with its own leading space
@@ -56,8 +55,6 @@ pub struct Words {
     pub no_such_path: &'static str,
     /// Refusal: the path is not known yet.
     pub unknown_path: &'static str,
-    /// `travel` without an argument.
-    pub travel_usage: &'static str,
     /// Unknown command: `{n}` is the word.
     pub unknown_command: &'static str,
     /// The whole island is explored: `{count}` places, `{time}`.
@@ -78,9 +75,11 @@ pub struct Words {
 
 /// English.
 pub const EN: Words = Words {
-    intro: "{time} — You step ashore at {place}. The rest of the island is unknown.\nType `help` for commands.",
+    intro: "{time} — You step ashore at {place}. Everything else on the island is unknown.\nType `help` for commands.",
     resumed: "{time} — You are back at {place}. Type `help` for commands.",
-    help: "commands:\n  look (l)          where you are and the paths you know\n  explore (e)       search this place for paths\n  paths (p)         the paths you know from here\n  travel N (t N)    walk path N (a number from `paths`, or a place name)\n  map (m)           what you know of the island\n  time              the clock and your progress\n  save [FILE]       save the game\n  quit (q)          stop playing",
+    help: "commands:\n  look (l)          where you are and the paths you know\n  paths (p)         the paths you know from here\n  map (m)           what you know of the island\n  time              the clock and your progress\n  save [FILE]       save the game\n  quit (q)          stop playing\nactions (a path's action takes its number from `paths`, or a place name):\n{commands}",
+    which: "Which one? Add a number from `paths` or a place name.",
+    cannot: "You cannot {n} here.",
     place: "{place} ({kind}) — explored {pct}%",
     place_alone: "{place} — explored {pct}%",
     paths_header: "Paths you know:",
@@ -96,34 +95,23 @@ pub const EN: Words = Words {
         "north-west",
     ],
     visited_mark: " (visited)",
-    no_paths: "You know no path from here yet. Try `explore`.",
+    no_paths: "You know no path from here yet.",
     hidden: "{count} more paths are hidden here.",
     hidden_one: "One more path is hidden here.",
     all_known: "You know every path from here.",
     clock: "{time}",
     time: "Day {day}, {hh}:{mm}",
-    explore: "You explore {place} for {minutes} min (explored {pct}%).",
     found: "You find path {n}: {dir} to {place} ({minutes} min).",
-    flavours: [
-        "You find old footprints, but they lead nowhere.",
-        "Gulls circle overhead. Nothing new.",
-        "You rest a while and take in the view.",
-        "The undergrowth is thick here; no way through.",
-        "You follow a stream until it vanishes into the rocks.",
-        "A fox watches you, then slips away.",
-    ],
     fully: "You have explored every corner of {place}.",
-    nothing_left: "There is nothing left to find at {place}.",
     walk: "You walk to {place} ({minutes} min).",
     first_visit: " You have never been here before.",
     no_such_path: "There is no path {n} here; `paths` lists them.",
     unknown_path: "You don't know a path from here to that place.",
-    travel_usage: "Travel where? `travel 1` or `travel <place>`.",
     unknown_command: "Unknown command '{n}'. Type `help`.",
     island_done: "You have explored the whole island: {count} places, by {time}.",
     progress: "{n} of {count} places fully explored.",
     saved: "Saved to {place}.",
-    bye: "You sit down by the path and rest. Goodbye.",
+    bye: "You sit down by the path. Goodbye.",
     map_here: "you are here",
     map_visited: "visited",
     map_known: "heard of",
@@ -133,36 +121,27 @@ pub const EN: Words = Words {
 pub const JA: Words = Words {
     intro: "{time} — {place}に上陸した。島の他の場所はまだ分からない。\n`help` でコマンド一覧。",
     resumed: "{time} — {place}から旅を再開する。`help` でコマンド一覧。",
-    help: "コマンド:\n  look (l)          現在地と知っている道\n  explore (e)       この場所を探索して道を探す\n  paths (p)         ここから知っている道\n  travel N (t N)    道 N を歩く（`paths` の番号か地名）\n  map (m)           分かっている島の地図\n  time              時刻と進み具合\n  save [FILE]       セーブする\n  quit (q)          終了",
+    help: "コマンド:\n  look (l)          現在地と知っている道\n  paths (p)         ここから知っている道\n  map (m)           分かっている島の地図\n  time              時刻と進み具合\n  save [FILE]       セーブする\n  quit (q)          終了\n行動（道の行動には `paths` の番号か地名を添える）:\n{commands}",
+    which: "どれ？ `paths` の番号か地名を添えて。",
+    cannot: "ここでは {n} できない。",
     place: "{place}（{kind}）— 探索 {pct}%",
     place_alone: "{place} — 探索 {pct}%",
     paths_header: "知っている道:",
     path_line: "  {n}. {dir}の{place}へ — {minutes}分",
     compass: ["北", "北東", "東", "南東", "南", "南西", "西", "北西"],
     visited_mark: "（訪問済み）",
-    no_paths: "ここから続く道はまだ知らない。`explore` してみよう。",
+    no_paths: "ここから続く道はまだ知らない。",
     hidden: "ここにはまだ {count} 本の道が隠れている。",
     hidden_one: "ここにはまだ 1 本の道が隠れている。",
     all_known: "ここから続く道はすべて知っている。",
     clock: "{time}",
     time: "{day}日目 {hh}:{mm}",
-    explore: "{place}を{minutes}分探索した（探索 {pct}%）。",
     found: "道 {n} を見つけた：{dir}の{place}へ（{minutes}分）。",
-    flavours: [
-        "古い足跡を見つけたが、どこにも続いていない。",
-        "カモメが頭上を回っている。新しい発見はない。",
-        "しばらく休んで景色を眺めた。",
-        "下草が深く、抜けられそうにない。",
-        "小川をたどったが、岩の間に消えてしまった。",
-        "キツネがこちらを見て、すっと姿を消した。",
-    ],
     fully: "{place}の隅々まで探索した。",
-    nothing_left: "{place}にはもう見つけるものがない。",
     walk: "{place}へ歩いた（{minutes}分）。",
     first_visit: "初めて来た場所だ。",
     no_such_path: "ここに道 {n} はない。`paths` で一覧を見よう。",
     unknown_path: "ここからその場所への道はまだ知らない。",
-    travel_usage: "どこへ？ `travel 1` か `travel 地名`。",
     unknown_command: "知らないコマンド「{n}」。`help` を入力。",
     island_done: "島をすべて探索した：{count} か所、{time}。",
     progress: "{count} か所中 {n} か所を探索し尽くした。",
