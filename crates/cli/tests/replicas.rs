@@ -38,6 +38,18 @@ async fn fetch(c: &reqwest::Client, url: &str) -> (u16, String, Vec<u8>) {
     (status, etag, r.bytes().await.unwrap().to_vec())
 }
 
+/// Polls `done` until it holds, failing after two minutes.
+async fn until(what: &str, done: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while !done() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what} did not happen within 120 s"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 fn params(seed: u64) -> Value {
     json!({"seed": seed, "radius": 200000.0, "pixel_size": 50.0})
 }
@@ -84,13 +96,15 @@ async fn replicas_serve_identical_bytes_and_survive_a_kill() {
     let stop = Arc::new(AtomicBool::new(false));
     let served_by_b = Arc::new(AtomicU64::new(0));
     let refused_by_a = Arc::new(AtomicU64::new(0));
+    let created = Arc::new(AtomicU64::new(0));
     let mut workers = Vec::new();
     for w in 0..4u64 {
         let (a_base, b_base, pin) = (a.base.clone(), b.base.clone(), pin.clone());
-        let (stop, served_by_b, refused_by_a) = (
+        let (stop, served_by_b, refused_by_a, created) = (
             Arc::clone(&stop),
             Arc::clone(&served_by_b),
             Arc::clone(&refused_by_a),
+            Arc::clone(&created),
         );
         workers.push(tokio::spawn(async move {
             let c = client();
@@ -148,16 +162,29 @@ async fn replicas_serve_identical_bytes_and_survive_a_kill() {
                         }
                     }
                     names.push(name);
+                    created.fetch_add(1, Ordering::Relaxed);
                 }
             }
             names
         }));
     }
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // Events, not fixed windows: A dies once both replicas have served
+    // reads and writes under load, and the load stops once B has served
+    // more after the kill and a client has seen A refuse.
+    until("load on both replicas", || {
+        served_by_b.load(Ordering::Relaxed) >= 8 && created.load(Ordering::Relaxed) >= 4
+    })
+    .await;
     a.child.kill().unwrap();
     a.child.wait().unwrap();
     let served_at_kill = served_by_b.load(Ordering::Relaxed);
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let created_at_kill = created.load(Ordering::Relaxed);
+    until("B serving on after the kill", || {
+        served_by_b.load(Ordering::Relaxed) >= served_at_kill + 16
+            && created.load(Ordering::Relaxed) >= created_at_kill + 2
+            && refused_by_a.load(Ordering::Relaxed) > 0
+    })
+    .await;
     stop.store(true, Ordering::Relaxed);
     let mut names = Vec::new();
     for w in workers {

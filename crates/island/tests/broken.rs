@@ -17,7 +17,7 @@ fn cases() -> Vec<PathBuf> {
     dirs
 }
 
-fn load_case(dir: &Path) -> LoadError {
+fn load_case_with_texts(dir: &Path) -> (LoadError, Vec<(String, String)>) {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -36,33 +36,89 @@ fn load_case(dir: &Path) -> LoadError {
         .collect();
     match load_definitions(texts.iter().map(|(n, t)| (n.as_str(), t.as_str()))) {
         Ok(_) => panic!("{case} should not load"),
-        Err(e) => e,
+        Err(e) => (e, texts),
     }
+}
+
+/// `file:line:column` of an expected first line (`file` alone for an
+/// error with no place), parsed independently of `Diagnostic`'s Display.
+fn expected_location(line: &str) -> (String, u32, u32) {
+    let head = line.split(": ").next().unwrap_or("");
+    let mut parts = head.rsplitn(3, ':');
+    let (c, l, f) = (parts.next(), parts.next(), parts.next());
+    match (
+        f,
+        l.and_then(|l| l.parse().ok()),
+        c.and_then(|c| c.parse().ok()),
+    ) {
+        (Some(f), Some(l), Some(c)) => (f.to_owned(), l, c),
+        _ => (head.to_owned(), 0, 0),
+    }
+}
+
+/// A located diagnostic points at a real place: its quoted source line is
+/// that line of the named file, and its column lies within it.
+fn assert_points_into(d: &mangekyo_island::Diagnostic, texts: &[(String, String)], case: &str) {
+    if d.line == 0 {
+        return;
+    }
+    let text = &texts
+        .iter()
+        .find(|(n, _)| *n == d.file)
+        .unwrap_or_else(|| panic!("{case}: {d} names an unknown file"))
+        .1;
+    let line = text
+        .lines()
+        .nth(d.line as usize - 1)
+        .unwrap_or_else(|| panic!("{case}: {d}: line {} is past the end", d.line));
+    assert_eq!(
+        d.source_line.as_deref(),
+        Some(line),
+        "{case}: {d} quotes another line"
+    );
+    assert!(
+        d.column >= 1 && d.column as usize <= line.chars().count() + 1,
+        "{case}: {d}: column {} outside {line:?}",
+        d.column
+    );
 }
 
 #[test]
 fn broken_fixtures_report_every_error_as_expected() {
     let mut mismatches = Vec::new();
     for dir in cases() {
-        let err = load_case(&dir);
+        let (err, texts) = load_case_with_texts(&dir);
         let got: String = err
             .diagnostics
             .iter()
             .map(|d| d.to_string().lines().next().unwrap_or("").to_string() + "\n")
             .collect();
         let expected_path = dir.join("expected.txt");
+        // Read before any rewrite: `UPDATE_EXPECT=1` writes the new
+        // expectations and still fails on a change (as core's
+        // `UPDATE_GOLDENS`), so a rewrite never passes silently.
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
         if std::env::var_os("UPDATE_EXPECT").is_some() {
             std::fs::write(&expected_path, &got).unwrap();
-            continue;
         }
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
         if got != expected {
             mismatches.push(format!(
                 "== {}\n-- expected\n{expected}-- got\n{got}",
                 dir.display()
             ));
+            continue;
         }
-        for d in &err.diagnostics {
+        // The structured location of every error, field by field, against
+        // the expected one (not only through Display).
+        for (d, want) in err.diagnostics.iter().zip(expected.lines()) {
+            let (file, line, column) = expected_location(want);
+            assert_eq!(
+                (d.file.as_str(), d.line, d.column),
+                (file.as_str(), line, column),
+                "{}: location of {want}",
+                dir.display()
+            );
+            assert_points_into(d, &texts, &dir.display().to_string());
             if d.line > 0 {
                 let shown = d.to_string();
                 assert!(
@@ -83,6 +139,7 @@ fn mutated_example_files_never_panic() {
     let sources = example::sources();
     let mut rng = mangekyo_core::Pcg32::new(11, 13);
     let mut errors = 0;
+    let mut located = 0;
     let rounds = if std::env::var_os("MANGEKYO_SLOW_TESTS").is_some() {
         2000
     } else {
@@ -109,18 +166,25 @@ fn mutated_example_files_never_panic() {
             .enumerate()
             .map(|(k, (n, t))| (*n, if k == pick { text.as_str() } else { *t }))
             .collect();
-        if let Err(e) = load_definitions(files) {
+        if let Err(e) = load_definitions(files.iter().copied()) {
             errors += 1;
-            assert!(
-                e.diagnostics
-                    .iter()
-                    .all(|d| !d.message.is_empty() && !d.file.is_empty()),
-                "{e}"
-            );
+            let texts: Vec<(String, String)> = files
+                .iter()
+                .map(|(n, t)| ((*n).to_owned(), (*t).to_owned()))
+                .collect();
+            for d in &e.diagnostics {
+                assert!(!d.message.is_empty(), "{e}");
+                // Every error is located: at a line and column of a real
+                // file whose text it quotes.
+                assert!(d.line > 0 && d.column > 0, "an error without a place: {d}");
+                assert_points_into(d, &texts, "mutation");
+            }
+            located += e.diagnostics.len();
         }
     }
     assert!(
         errors > rounds / 4,
         "most mutations break something ({errors})"
     );
+    assert!(located >= errors, "every failed load names its errors");
 }

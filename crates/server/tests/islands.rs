@@ -63,12 +63,71 @@ async fn broken_definitions_get_every_diagnostic() {
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["error"]["code"], "invalid_definitions");
     let first = mangekyo_island::example::sources()[0].0;
+    // The syntax error's place: line 1, column 14 (the unclosed list).
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("{first}:1:14: invalid YAML")),
+        "{message}"
+    );
     assert!(
         body["error"]["parameter"]
             .as_str()
             .unwrap()
             .starts_with(first),
         "{body}"
+    );
+
+    // Many errors at once: the island crate's broken fixture, whose
+    // expected diagnostics (file:line:column: path: message) are pinned in
+    // its expected.txt. The answer counts them all and quotes the first
+    // ten, each at its line and column, in order.
+    let fixture = [
+        (
+            "bad_values/axes.yaml",
+            include_str!("../../island/tests/fixtures/broken/bad_values/axes.yaml"),
+        ),
+        (
+            "bad_values/base.yaml",
+            include_str!("../../island/tests/fixtures/broken/bad_values/base.yaml"),
+        ),
+    ];
+    let expected: Vec<&str> =
+        include_str!("../../island/tests/fixtures/broken/bad_values/expected.txt")
+            .lines()
+            .collect();
+    let sources: Vec<Value> = fixture
+        .iter()
+        .map(|(name, text)| json!({ "name": name, "text": text }))
+        .collect();
+    let r = server
+        .post_json("/v1/islands", &json!({ "sources": sources }))
+        .await;
+    assert_eq!(r.status(), 422);
+    let body: Value = r.json().await.unwrap();
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!("{} error(s)", expected.len())),
+        "{message}"
+    );
+    let mut from = 0;
+    for want in expected.iter().take(10) {
+        let at = message[from..]
+            .find(want)
+            .unwrap_or_else(|| panic!("{want:?} missing (or out of order) in {message}"));
+        from += at + want.len();
+    }
+    assert!(
+        message.contains(&format!("and {} more", expected.len() - 10)),
+        "{message}"
+    );
+    let (place, path) = expected[0].split_once(": ").unwrap();
+    assert_eq!(
+        body["error"]["parameter"],
+        format!(
+            "{}: {}",
+            place.split(':').next().unwrap(),
+            path.split(':').next().unwrap()
+        )
     );
     for (bad, parameter) in [
         (json!({ "sources": [] }), "sources"),

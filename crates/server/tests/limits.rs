@@ -1,50 +1,88 @@
 //! Limits over the real server: a full generation queue answers 503 with
 //! Retry-After (and the server recovers), the request timeout answers a
-//! JSON 503, compression and CORS headers are there.
+//! JSON 503, compression (with `Vary: accept-encoding`) and CORS headers
+//! are there. Generation is held by a job on the compute gate, so no test
+//! depends on how fast this machine generates.
 
 mod common;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::TestServer;
-use mangekyo_server::Limits;
+use mangekyo_server::{ApiError, AppState, Limits};
 use mangekyo_store::{Backend, testing::TestDb};
 use serde_json::Value;
+
+/// Takes the gate's only worker with a job that waits until the returned
+/// sender is used (or dropped): generation is held by an event, not by a
+/// request slow enough on this machine.
+async fn hold_the_worker(
+    state: &AppState,
+) -> (
+    std::sync::mpsc::Sender<()>,
+    tokio::task::JoinHandle<Result<(), ApiError>>,
+) {
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let (started, running) = tokio::sync::oneshot::channel::<()>();
+    let gate = state.clone();
+    let job = tokio::spawn(async move {
+        gate.gate
+            .run("test", move || {
+                let _ = started.send(());
+                let _ = held.recv();
+                Ok(())
+            })
+            .await
+    });
+    running.await.expect("the holding job got the worker");
+    (release, job)
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_queue_refuses_then_recovers() {
     let db = TestDb::new(Backend::Sqlite).await;
-    let server = TestServer::start_with(
-        &db,
-        Limits {
-            workers: 1,
-            queue: 1,
-            ..Limits::default()
-        },
-    )
-    .await;
-    // Sixteen different large levels at once: one runs, one waits, the
-    // rest are refused at once.
-    let requests = (0..16).map(|i| {
-        let url = server.url(&format!(
-            "/v1/dungeon/levels/busy{i}?width=512&height=512&rooms=32"
-        ));
-        let client = server.client.clone();
-        tokio::spawn(async move { client.get(url).send().await.unwrap() })
-    });
-    let mut statuses = Vec::new();
-    for r in futures_join(requests.collect()).await {
-        let status = r.status().as_u16();
-        if status == 503 {
-            assert_eq!(r.headers()["retry-after"], "1");
-            let body: Value = r.json().await.unwrap();
-            assert_eq!(body["error"]["code"], "busy");
-        }
-        statuses.push(status);
+    let limits = Limits {
+        workers: 1,
+        queue: 1,
+        ..Limits::default()
+    };
+    let (server, state) = TestServer::start_in_process(&db, limits).await;
+    let (release, holder) = hold_the_worker(&state).await;
+    // Sixteen different levels while the worker is held: exactly one
+    // fits the queue, the other fifteen are refused at once.
+    let requests: Vec<_> = (0..16)
+        .map(|i| {
+            let url = server.url(&format!("/v1/dungeon/levels/busy{i}?width=64&height=64"));
+            let client = server.client.clone();
+            tokio::spawn(async move { client.get(url).send().await.unwrap() })
+        })
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while requests.iter().filter(|r| r.is_finished()).count() < 15 {
+        assert!(
+            Instant::now() < deadline,
+            "only {} of 16 requests answered while the worker was held",
+            requests.iter().filter(|r| r.is_finished()).count()
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    let ok = statuses.iter().filter(|&&s| s == 200).count();
-    let busy = statuses.iter().filter(|&&s| s == 503).count();
-    assert!(ok >= 2 && busy >= 1 && ok + busy == 16, "{statuses:?}");
+    let (done, queued): (Vec<_>, Vec<_>) = requests.into_iter().partition(|r| r.is_finished());
+    assert_eq!(queued.len(), 1, "one request waits in the queue");
+    for r in done {
+        let r = r.await.unwrap();
+        assert_eq!(r.status().as_u16(), 503);
+        assert_eq!(r.headers()["retry-after"], "1");
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "busy");
+    }
+    release.send(()).unwrap();
+    holder.await.unwrap().unwrap();
+    let waited = queued.into_iter().next().unwrap().await.unwrap();
+    assert_eq!(
+        waited.status().as_u16(),
+        200,
+        "the queued request is served"
+    );
     assert_eq!(
         server
             .get("/v1/dungeon/levels/after?width=64&height=64")
@@ -54,39 +92,37 @@ async fn a_full_queue_refuses_then_recovers() {
     );
     let metrics = server.get("/metrics").await.text().await.unwrap();
     assert!(
-        metrics.contains("mangekyo_generation_rejected_total"),
+        metrics
+            .lines()
+            .any(|l| l.starts_with("mangekyo_generation_rejected_total") && l.ends_with(" 15")),
         "{metrics}"
     );
     server.stop().await;
 }
 
-async fn futures_join(
-    handles: Vec<tokio::task::JoinHandle<reqwest::Response>>,
-) -> Vec<reqwest::Response> {
-    let mut out = Vec::new();
-    for h in handles {
-        out.push(h.await.unwrap());
-    }
-    out
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_requests_time_out_as_json() {
     let db = TestDb::new(Backend::Sqlite).await;
-    let server = TestServer::start_with(
-        &db,
-        Limits {
-            timeout: Duration::from_millis(20),
-            ..Limits::default()
-        },
+    let limits = Limits {
+        workers: 1,
+        timeout: Duration::from_millis(20),
+        ..Limits::default()
+    };
+    let (server, state) = TestServer::start_in_process(&db, limits).await;
+    // The request cannot finish while the worker is held: it times out
+    // whatever the machine's speed.
+    let (release, holder) = hold_the_worker(&state).await;
+    let r = tokio::time::timeout(
+        Duration::from_secs(30),
+        server.get("/v1/dungeon/levels/slow?width=64&height=64"),
     )
-    .await;
-    let r = server
-        .get("/v1/dungeon/levels/slow?width=1024&height=1024&rooms=64&format=png")
-        .await;
+    .await
+    .expect("the timeout answered while generation was held");
     assert_eq!(r.status(), 503);
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["error"]["code"], "timeout");
+    release.send(()).unwrap();
+    holder.await.unwrap().unwrap();
     assert_eq!(server.get_json("/healthz", 200).await["status"], "ok");
     server.stop().await;
 }
@@ -107,6 +143,17 @@ async fn responses_are_compressed_and_cross_origin() {
             .unwrap();
         assert_eq!(r.status(), 200);
         assert_eq!(r.headers()["content-encoding"], coding);
+        // Caches must key on the encoding, or a gzip body reaches a client
+        // that asked for none.
+        assert!(
+            r.headers().get_all("vary").iter().any(|v| v
+                .to_str()
+                .unwrap()
+                .to_ascii_lowercase()
+                .contains("accept-encoding")),
+            "{coding}: Vary names accept-encoding: {:?}",
+            r.headers()
+        );
         assert_eq!(r.headers()["access-control-allow-origin"], "*");
         assert!(
             r.headers()["access-control-expose-headers"]

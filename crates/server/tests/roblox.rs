@@ -246,3 +246,49 @@ async fn bad_batches_are_refused_by_field() {
     assert_eq!(r.status().as_u16(), 200, "still healthy after the refusals");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_luau_clients_recorded_body_is_accepted() {
+    // The exact body the Luau client sends (its test in
+    // clients/roblox/tests/client.spec.luau records it through a stand-in
+    // HttpService and compares it with this file): the server takes it as
+    // it is, with only the planet id and parameter hash of this store.
+    let recorded: Value = serde_json::from_str(include_str!(
+        "../../../clients/roblox/tests/fixtures/chunks_request.json"
+    ))
+    .unwrap();
+    let db = TestDb::new(Backend::Sqlite).await;
+    let server = TestServer::start(&db).await;
+    // 10 m samples: chunk (50, 50) lies on cube face 0 of this planet.
+    let created = server
+        .create_planet(
+            "Luau",
+            json!({ "seed": 11, "radius": 200_000.0, "pixel_size": 10.0 }),
+        )
+        .await;
+    let per_face = created["space"]["chunk_grid"]["tangent_cube"][0]
+        .as_u64()
+        .unwrap()
+        / 3;
+    assert!(per_face > 50, "{per_face} chunks per face");
+    let mut body = recorded.clone();
+    body["planet"] = created["id"].clone();
+    body["p"] = created["params_hash"].clone();
+    let r = server.post_json("/v1/roblox/chunks", &body).await;
+    let status = r.status().as_u16();
+    let answer: Value = r.json().await.unwrap();
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["size"], 257, "edge: shared");
+    let chunk = &answer["chunks"][0];
+    assert_eq!(
+        (chunk["cx"].as_u64(), chunk["cy"].as_u64()),
+        (Some(50), Some(50))
+    );
+    for layer in ["height", "material"] {
+        assert_eq!(chunk["layers"][layer]["t"], "buffer", "{layer}");
+    }
+    // What the client decodes: metres_per_sample and the legend.
+    assert!(answer["metres_per_sample"].as_f64().unwrap() > 0.0);
+    assert_eq!(answer["material_legend"], json!(MATERIAL_LEGEND));
+    server.stop().await;
+}

@@ -1,5 +1,6 @@
 //! Source-tree rules: every Rust file says what it holds, no stubs or
-//! skipped tests, every library denies missing docs, nothing reads the
+//! skipped tests (no `#[ignore]`, no early return on an environment variable,
+//! no skip/only in the browser tests), every library denies missing docs, nothing reads the
 //! developers' `shared/` folder, and README's test command is what CI runs.
 
 use std::path::{Path, PathBuf};
@@ -88,6 +89,83 @@ fn no_stubs_debug_prints_or_skipped_tests() {
     assert!(
         hits.is_empty(),
         "stubs, debug prints or skipped tests (check the Err explicitly instead of should_panic): {hits:#?}"
+    );
+}
+
+#[test]
+fn no_test_returns_early_on_an_environment_variable() {
+    // A test that returns when a variable is unset reports "ok" having done
+    // nothing: a way around the ban on skipped tests. Variables may widen
+    // or narrow what a test checks, never switch it off. Flagged: a line
+    // reading the environment whose statement (that line and the next
+    // three) returns.
+    let env = ["env::", "var"].concat();
+    let ret = ["ret", "urn"].concat();
+    let mut hits = Vec::new();
+    for p in rust_files() {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (n, line) in lines.iter().enumerate() {
+            if !line.contains(env.as_str()) {
+                continue;
+            }
+            let window = lines[n..(n + 4).min(lines.len())].join("\n");
+            let code: String = window
+                .lines()
+                .map(|l| l.split("//").next().unwrap_or(""))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let returns = code.contains(&format!("{ret};"))
+                || code.contains(&format!("{ret} "))
+                || code.contains(&format!("else {{ {ret}"));
+            if returns {
+                hits.push(format!("{}:{}: {}", rel(&p), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        hits.is_empty(),
+        "tests that return early on an environment variable (widen or narrow the check instead): {hits:#?}"
+    );
+}
+
+#[test]
+fn no_skipped_or_focused_browser_tests() {
+    // node:test's skip/only/todo, in any spelling, would make the browser
+    // suite pass without running a test (spelled in pieces, as above).
+    let banned = [
+        [".sk", "ip("].concat(),
+        [".on", "ly("].concat(),
+        [".to", "do("].concat(),
+        ["sk", "ip:"].concat(),
+        ["on", "ly:"].concat(),
+        ["to", "do:"].concat(),
+        ["--test-", "only"].concat(),
+        ["--test-", "skip-pattern"].concat(),
+        ["--test-", "name-pattern"].concat(),
+    ];
+    let mut scripts = Vec::new();
+    files(&root().join("web/tests"), ".mjs", &mut scripts);
+    files(&root().join("web/tests"), ".sh", &mut scripts);
+    assert!(
+        scripts.len() >= 5,
+        "the browser tests were not found: {scripts:?}"
+    );
+    let mut hits = Vec::new();
+    for p in scripts {
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for b in &banned {
+                if code.contains(b.as_str()) {
+                    hits.push(format!("{}:{}: {}", rel(&p), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        hits.is_empty(),
+        "skipped or focused browser tests: {hits:#?}"
     );
 }
 

@@ -27,11 +27,13 @@ fn check_snapshot(name: &str, got: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
         .join(name);
+    // The snapshot as it stood before this run: `UPDATE_EXPECT=1` writes
+    // the new transcript and still fails on a change (as core's
+    // `UPDATE_GOLDENS`), so a rewrite never passes silently.
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
     if std::env::var_os("UPDATE_EXPECT").is_some() {
         std::fs::write(&path, got).unwrap();
-        return;
     }
-    let want = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         got == want,
         "transcript {name} changed (UPDATE_EXPECT=1 to accept):\n{got}"

@@ -58,6 +58,43 @@ fn bits(v: &[f32]) -> Vec<u32> {
     v.iter().map(|x| x.to_bits()).collect()
 }
 
+/// The levels `every_level_equals_scalar_bit_for_bit` compares, and the
+/// ones this CPU lacks, printed (scripts/test-all runs this test with
+/// `--nocapture`, so CI output names both lists).
+fn levels_tested_and_lacked() -> (Vec<Level>, Vec<Level>) {
+    let tested = Level::supported();
+    let lacked = Level::ALL
+        .into_iter()
+        .filter(|l| !tested.contains(l))
+        .collect();
+    (tested, lacked)
+}
+
+#[test]
+fn simd_levels_tested_and_lacked_are_reported() {
+    let (tested, lacked) = levels_tested_and_lacked();
+    eprintln!(
+        "SIMD levels tested against scalar: {tested:?}; lacked by this CPU (not tested): {lacked:?}"
+    );
+    assert!(
+        tested.contains(&Level::Scalar),
+        "the reference level always runs"
+    );
+    // The architecture's baseline level is never lacked: a CPU-detection
+    // bug that drops it would silently test scalar against itself.
+    #[cfg(target_arch = "x86_64")]
+    assert!(
+        tested.contains(&Level::Sse2),
+        "SSE2 is x86-64 baseline: {tested:?}"
+    );
+    #[cfg(target_arch = "aarch64")]
+    assert!(
+        tested.contains(&Level::Neon),
+        "NEON is AArch64 baseline: {tested:?}"
+    );
+    assert_eq!(tested.len() + lacked.len(), Level::ALL.len());
+}
+
 #[test]
 fn every_level_equals_scalar_bit_for_bit() {
     // An odd count exercises the padded tail of every lane width.
@@ -70,7 +107,7 @@ fn every_level_equals_scalar_bit_for_bit() {
             let mut reference3 = vec![0.0; len];
             n.fill_points2_with(Level::Scalar, &p[0], &p[1], &mut reference2);
             n.fill_points3_with(Level::Scalar, &p[0], &p[1], &p[2], &mut reference3);
-            for level in Level::supported() {
+            for level in levels_tested_and_lacked().0 {
                 let mut got = vec![0.0; len];
                 n.fill_points2_with(level, &p[0], &p[1], &mut got);
                 assert_eq!(

@@ -5,8 +5,9 @@
 
 use std::time::Duration;
 
-use mangekyo_server::{Config, Limits, Server};
+use mangekyo_server::{AppState, Config, Limits, Server, Viewer};
 use mangekyo_store::Backend;
+use mangekyo_store::Store;
 use mangekyo_store::testing::TestDb;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
@@ -54,6 +55,52 @@ impl TestServer {
             stop: Some(stop),
             task: Some(task),
         }
+    }
+
+    /// Starts the router of [`mangekyo_server::app`] over `db` in this
+    /// process and returns its state too, so a test can hold the compute
+    /// gate (`state.gate.run` with a job that waits on a channel) or close
+    /// the store under the running server.
+    pub async fn start_in_process(db: &TestDb, limits: Limits) -> (TestServer, AppState) {
+        let store = Store::open(db.url()).await.unwrap();
+        let (router, state) = mangekyo_server::app(store, limits, Viewer::locate(None));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let (stop, stopped) = oneshot::channel::<()>();
+        let closing = state.clone();
+        let task = tokio::spawn(async move {
+            let served = axum::serve(listener, router)
+                .with_graceful_shutdown(async {
+                    let _ = stopped.await;
+                })
+                .await;
+            closing.store.close().await;
+            served.map_err(anyhow::Error::from)
+        });
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(120))
+            .build()
+            .unwrap();
+        let server = TestServer {
+            base,
+            client,
+            stop: Some(stop),
+            task: Some(task),
+        };
+        (server, state)
+    }
+
+    /// Asks the server to stop without waiting for it; [`TestServer::stopped`]
+    /// waits.
+    pub fn signal_stop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+
+    /// Whether the server task has ended.
+    pub fn has_stopped(&self) -> bool {
+        self.task.as_ref().is_none_or(JoinHandle::is_finished)
     }
 
     /// Starts a server over `db` with default limits.

@@ -35,6 +35,16 @@ fn main() -> mlua::Result<()> {
     })?;
     lua.set_named_registry_value("cache", cache)?;
     lua.globals().set("require", require)?;
+    // `readFixture("name")`: a file beside the spec, e.g. the request body
+    // a Rust server test also reads (so both sides check the same bytes).
+    let spec_dir = std::path::Path::new(&file)
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    let read_fixture = lua.create_function(move |_, name: String| {
+        std::fs::read_to_string(spec_dir.join(&name)).map_err(mlua::Error::external)
+    })?;
+    lua.globals().set("readFixture", read_fixture)?;
     let src = std::fs::read_to_string(&file).map_err(mlua::Error::external)?;
     lua.load(src).set_name(file).exec()
 }

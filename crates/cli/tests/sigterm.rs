@@ -1,0 +1,116 @@
+//! The real binary drains on SIGTERM (as `kill`, systemd and Kubernetes
+//! stop it): a request in flight when the signal comes is answered in
+//! full, new connections are refused meanwhile, and the process then
+//! exits successfully.
+//!
+//! The request is held in flight by an event: it carries
+//! `Expect: 100-continue`, so the server says `100 Continue` only once a
+//! handler is reading its body, and the body goes out only after the
+//! signal.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+mod common;
+
+use common::serve::Replica;
+use mangekyo_store::{Backend, testing::TestDb};
+use serde_json::json;
+
+/// Reads from `stream` until `needle` has arrived.
+fn read_until(stream: &mut TcpStream, needle: &str) -> String {
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&got).contains(needle) {
+        let n = stream.read(&mut buf).unwrap_or_else(|e| {
+            panic!(
+                "no {needle:?}: {e}; got {:?}",
+                String::from_utf8_lossy(&got)
+            )
+        });
+        assert!(
+            n > 0,
+            "closed before {needle:?}: {:?}",
+            String::from_utf8_lossy(&got)
+        );
+        got.extend_from_slice(&buf[..n]);
+    }
+    String::from_utf8_lossy(&got).into_owned()
+}
+
+#[test]
+fn sigterm_drains_the_request_in_flight_then_exits() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let db = rt.block_on(TestDb::new(Backend::Sqlite));
+    let mut server = Replica::start(&db);
+    let addr = server.base.trim_start_matches("http://").to_owned();
+
+    let sources: Vec<_> = mangekyo_island::example::sources()
+        .iter()
+        .map(|(name, text)| json!({ "name": name, "text": text }))
+        .collect();
+    let body = serde_json::to_vec(&json!({ "sources": sources, "seed": "7" })).unwrap();
+    let mut stream = TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    write!(
+        stream,
+        "POST /v1/islands HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    let interim = read_until(&mut stream, "\r\n\r\n");
+    assert!(interim.starts_with("HTTP/1.1 100"), "{interim}");
+
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while TcpStream::connect(&addr).is_ok() {
+        assert!(
+            Instant::now() < deadline,
+            "still accepting 30 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(
+        server.child.try_wait().unwrap().is_none(),
+        "the process exited with a request in flight"
+    );
+
+    stream.write_all(&body).unwrap();
+    let mut reply = Vec::new();
+    stream.read_to_end(&mut reply).unwrap();
+    let reply = String::from_utf8_lossy(&reply);
+    assert!(
+        reply.starts_with("HTTP/1.1 200"),
+        "{}",
+        &reply[..reply.len().min(300)]
+    );
+    let (_, island) = reply.split_once("\r\n\r\n").unwrap();
+    assert!(
+        serde_json::from_str::<serde_json::Value>(island)
+            .unwrap()
+            .is_object()
+    );
+
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "still running 30 s after draining"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "exit after SIGTERM: {status}");
+    drop(server);
+    rt.block_on(async move { drop(db) });
+}
