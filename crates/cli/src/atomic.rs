@@ -221,21 +221,29 @@ mod tests {
     /// Set in the child of [`a_save_killed_midway_leaves_the_previous_save_loadable`].
     const CHILD: &str = "MANGEKYO_ATOMIC_KILL_CHILD";
 
-    /// In the child: saves to `path` slowly through the game's own save
-    /// function, 64 KiB at a time, and stops after 64 MiB if never killed.
+    /// In the child (with [`CHILD`] set): saves to that path slowly through
+    /// the game's own save function, 64 KiB at a time, and stops after
+    /// 64 MiB if never killed. Run directly, the same writer saves 128 KiB
+    /// to a scratch file, which must then hold exactly those bytes.
     #[test]
     fn child_writes_until_killed() {
-        let Some(path) = std::env::var_os(CHILD) else {
-            return;
-        };
-        let _ = crate::cmd::island_play::write_save(Path::new(&path), |out| {
-            for _ in 0..1024 {
+        let killed_by_parent = std::env::var_os(CHILD);
+        let rounds = if killed_by_parent.is_some() { 1024 } else { 2 };
+        let dir = scratch("child");
+        let path = killed_by_parent
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| dir.join("save.json"));
+        crate::cmd::island_play::write_save(&path, |out| {
+            for _ in 0..rounds {
                 out.write_all(&[b'x'; 64 * 1024])?;
                 out.flush()?;
                 std::thread::sleep(std::time::Duration::from_millis(5));
             }
             Ok(())
-        });
+        })
+        .unwrap();
+        assert_eq!(std::fs::read(&path).unwrap().len(), rounds * 64 * 1024);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Kills the child when dropped (a failed assertion included).

@@ -1,5 +1,5 @@
 //! Source-tree rules: every Rust file says what it holds, no stubs or
-//! skipped tests (no `#[ignore]`, no early return on an environment variable,
+//! skipped tests (no ignore attribute, no early return on an environment variable,
 //! no skip/only in the browser tests), every library denies missing docs, nothing reads the
 //! developers' `shared/` folder, and README's test command is what CI runs.
 

@@ -24,7 +24,7 @@ fn defs() -> Definitions {
 fn a_save(defs: &Definitions) -> String {
     let mut game = Game::new(defs, "island", 11.into()).unwrap();
     for _ in 0..4 {
-        let _ = game.explore();
+        let _ = game.act(game.here(), "explore");
     }
     game.save()
 }
