@@ -7,7 +7,10 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertNoErrors, BASE, imageStats, launch, openPage, screenshot, waitFor, waitReady } from './harness.mjs';
+import {
+  assertNoErrors, BASE, canvasShot, colourClasses, holdUntil, holdUntilStill, launch, openPage, pictureDifference, screenshot,
+  waitFor, waitReady,
+} from './harness.mjs';
 
 let browser;
 let page;
@@ -26,10 +29,13 @@ async function serverDensity(x, y, z) {
   return r.json();
 }
 
-/** Mean brightness and variance of the 3D view (the canvas), from a screenshot. */
+/**
+ * Colour classes, mean brightness and variance of the 3D view: the canvas
+ * alone, with the HUD and help boxes hidden.
+ */
 async function viewStats(name) {
-  const png = await screenshot(page, name, '#view canvas');
-  return imageStats(page, png);
+  const png = await canvasShot(page, name, '#view canvas');
+  return colourClasses(page, png);
 }
 
 before(async () => {
@@ -50,6 +56,8 @@ test('chunks stream in and the view is not blank', async () => {
   await sleep(500);
   const stats = await viewStats('caves_surface');
   assert.ok(stats.variance > 50, `the canvas shows something (variance ${stats.variance.toFixed(1)})`);
+  // Terrain (grass or rock) fills a good part of the view, not only sky.
+  assert.ok(stats.green + stats.earth > 0.1, `terrain colours drawn: ${JSON.stringify(stats)}`);
   const hud = await page.locator('#hud').textContent();
   assert.match(hud, /chunks \d+/);
   // Server-Timing comes with chunks generated for this request: on the
@@ -92,7 +100,8 @@ test('holding W flies the drone forward (relative to the camera yaw)', async () 
   });
   await sleep(300);
   const before = (await debug()).position;
-  await holdKey('w', 1200);
+  // Until it has gone 3 voxels, however slow the frames (or 20 s).
+  await holdUntil(page, 'w', async () => before[2] - (await debug()).position[2] > 3);
   const after = (await debug()).position;
   // Yaw 0 looks along −z.
   assert.ok(before[2] - after[2] > 3, `z went from ${before[2]} to ${after[2]}`);
@@ -120,7 +129,8 @@ test('flying down into the ground stops at it, and the path stays in air', async
   await page.evaluate(([x, y, z]) => window.mangekyo.api.teleport(x, y, z), column);
   await sleep(300);
   const start = (await debug()).position;
-  await holdKey('q', 2500);
+  // Down until the drone stops (it has landed), however slow the frames.
+  await holdUntilStill(page, 'q', async () => -(await debug()).position[1]);
   const landed = (await debug()).position;
   await holdKey('q', 800);
   const still = (await debug()).position;
@@ -191,11 +201,12 @@ test('flying sideways into a wall stops at it; sliding keeps the free axis', asy
   }, spot);
   await sleep(300);
   const start = (await debug()).position;
-  await holdKey('w', 1500);
+  const along = (p) => (p[0] - start[0]) * spot.dir[0] + (p[2] - start[2]) * spot.dir[1];
+  // Forward until the drone stops moving (at the wall), however slow the frames.
+  await holdUntilStill(page, 'w', async () => along((await debug()).position));
   const stopped = (await debug()).position;
   await holdKey('w', 600);
   const still = (await debug()).position;
-  const along = (p) => (p[0] - start[0]) * spot.dir[0] + (p[2] - start[2]) * spot.dir[1];
   assert.ok(along(stopped) > 2, `the drone flew towards the wall (${along(stopped).toFixed(2)} voxels)`);
   assert.ok(along(stopped) < spot.rock, `and stopped before the rock ${spot.rock} voxels ahead (${along(stopped).toFixed(2)})`);
   assert.ok(Math.abs(along(still) - along(stopped)) < 0.3, 'holding W further does not push it through');
@@ -309,13 +320,22 @@ test('frame time with 100+ chunks loaded', async () => {
 });
 
 test('the seed field regenerates the world', async () => {
-  const before = await page.locator('#view canvas').screenshot();
+  // The drone's rotors spin on every frame, so two pictures of the same
+  // world differ a little: that is the baseline a new world must exceed.
+  const before = await canvasShot(page, 'caves_seed_before', '#view canvas');
+  await sleep(300);
+  const again = await canvasShot(page, 'caves_seed_again', '#view canvas');
+  const baseline = await pictureDifference(page, before, again);
   await page.fill('#controls input[type=text]', 'karst');
   await page.press('#controls input[type=text]', 'Enter');
   await waitFor(page, () => window.mangekyo.debug().seed === 'karst' && window.mangekyo.debug().chunks?.meshed >= 12);
   await sleep(500);
-  const after = await page.locator('#view canvas').screenshot();
-  assert.notDeepEqual(Buffer.from(before), Buffer.from(after));
+  const after = await canvasShot(page, 'caves_seed_after', '#view canvas');
+  const changed = await pictureDifference(page, before, after);
+  console.log(`caves reseed: picture difference ${changed.toFixed(2)} (same world: ${baseline.toFixed(2)})`);
+  assert.ok(changed > Math.max(4 * baseline, 4), `a new world is drawn: difference ${changed.toFixed(2)}, same world ${baseline.toFixed(2)}`);
+  const stats = await viewStats('caves_karst');
+  assert.ok(stats.green + stats.earth > 0.1, `terrain colours drawn: ${JSON.stringify(stats)}`);
   assert.match(page.url(), /seed=karst/);
   assertNoErrors(assert, page);
 });
@@ -366,5 +386,6 @@ test('the blocky mesher draws the same world in cubes', async () => {
   await sleep(500);
   const stats = await viewStats('caves_blocky');
   assert.ok(stats.variance > 50, `the blocky view shows something (variance ${stats.variance.toFixed(1)})`);
+  assert.ok(stats.green + stats.earth > 0.1, `terrain colours drawn in cubes: ${JSON.stringify(stats)}`);
   assertNoErrors(assert, page);
 });

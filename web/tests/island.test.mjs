@@ -43,10 +43,18 @@ test('names switch language and the seed field regenerates', async () => {
   const japanese = await page.locator('.figure svg #sites text').first().textContent();
   assert.match(japanese, /[\u3040-\u30ff\u4e00-\u9fff]/, `a Japanese name: ${japanese}`);
   await screenshot(page, 'island_ja', '.figure svg');
+  const sitesOf = () => page.evaluate(() => [...document.querySelectorAll('.figure svg #sites circle')]
+    .map((c) => `${c.getAttribute('cx')},${c.getAttribute('cy')}`).join(' '));
+  const before = await sitesOf();
   await page.fill('#controls input[type=text]', '7');
   await page.press('#controls input[type=text]', 'Enter');
-  await page.waitForFunction(() => window.mangekyo.debug().seed === '7');
+  // Wait for the new map itself, not the field's value.
+  await page.waitForFunction(() => window.mangekyo.debug().drawn?.seed === '7');
   await page.waitForFunction(() => new URL(location.href).hash.includes('seed=7'));
+  const after = await sitesOf();
+  assert.notEqual(after, before, 'seed 7 places its sites elsewhere');
+  const state = await page.evaluate(() => window.mangekyo.debug());
+  assert.equal(await page.locator('.figure svg #sites circle').count(), state.sites, 'the drawn map is the loaded one');
   assertNoErrors(assert, page);
   await page.context().close();
 });

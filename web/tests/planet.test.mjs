@@ -6,7 +6,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertNoErrors, imageStats, launch, openPage, screenshot, waitFor, waitReady } from './harness.mjs';
+import { assertNoErrors, canvasShot, colourClasses, launch, openPage, screenshot, waitFor, waitReady } from './harness.mjs';
 
 let browser;
 let page;
@@ -24,9 +24,13 @@ test('a stored planet is drawn as a globe', async () => {
   assert.ok(state.planet, 'a planet is open');
   assert.ok(state.textured, 'the globe carries the planet preview');
   await page.waitForTimeout(500);
-  const png = await screenshot(page, 'planet_globe', '#view canvas');
-  const stats = await imageStats(page, png);
+  const png = await canvasShot(page, 'planet_globe', '#view canvas');
+  const stats = await colourClasses(page, png);
   assert.ok(stats.variance > 100, `the globe is not blank (variance ${stats.variance.toFixed(1)})`);
+  // A planet: ocean and land both on the visible side, around the globe's middle.
+  const middle = await colourClasses(page, png, [440, 160, 400, 400]);
+  assert.ok(middle.water + middle.sky > 0.1, `ocean drawn: ${JSON.stringify(middle)}`);
+  assert.ok(middle.green + middle.earth + middle.white > 0.05, `land drawn: ${JSON.stringify(middle)}`);
   await screenshot(page, 'planet');
   assertNoErrors(assert, page);
 });
@@ -43,9 +47,10 @@ test('clicking the globe opens the region as a heightmap', async () => {
   const mountains = await waitFor(page, () => window.mangekyo.debug().region, undefined, 60_000);
   assert.ok(mountains.relief[1] - mountains.relief[0] > 300, `relief ${mountains.relief}`);
   await page.waitForTimeout(800);
-  const png = await screenshot(page, 'planet_region', '#view canvas');
-  const stats = await imageStats(page, png);
+  const png = await canvasShot(page, 'planet_region', '#view canvas');
+  const stats = await colourClasses(page, png);
   assert.ok(stats.variance > 50, `the region is not blank (variance ${stats.variance.toFixed(1)})`);
+  assert.ok(stats.green + stats.earth + stats.white > 0.1, `the mountains' land colours are drawn: ${JSON.stringify(stats)}`);
   assertNoErrors(assert, page);
 });
 

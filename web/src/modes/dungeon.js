@@ -44,6 +44,8 @@ export async function mount(ctx) {
   let kind = KINDS.some(([k]) => k === params.get('kind')) ? params.get('kind') : 'levels';
   let seed = params.get('seed') || '42';
   let data = null;
+  /** The kind and seed of the grid on screen (`kind`/`seed` are what was asked for). */
+  let drawn = null;
   let fetchToken = 0;
 
   controls.select('kind', KINDS, kind, (v) => {
@@ -72,6 +74,7 @@ export async function mount(ctx) {
 
   async function load() {
     const token = ++fetchToken;
+    const asked = { kind, seed };
     setParams({ kind, seed });
     setStatus(`generating ${kind} ${seed}…`);
     try {
@@ -79,6 +82,7 @@ export async function mount(ctx) {
       const json = await getJson(`/v1/dungeon/${kind}/${encodeURIComponent(seed)}${query({ format: 'json', v })}`);
       if (token !== fetchToken) return;
       data = json;
+      drawn = asked;
       setStatus('');
       draw();
       markReady();
@@ -184,6 +188,6 @@ export async function mount(ctx) {
       fetchToken++;
       window.removeEventListener('resize', onResize);
     },
-    debug: () => ({ kind, seed, width: data && data.grid.width, height: data && data.grid.height }),
+    debug: () => ({ kind, seed, drawn, width: data && data.grid.width, height: data && data.grid.height }),
   };
 }

@@ -18,6 +18,8 @@ export async function mount(ctx) {
   let seed = params.get('seed') || '42';
   let lang = LANGS.some(([l]) => l === params.get('lang')) ? params.get('lang') : 'en';
   let data = null;
+  /** The seed and language of the map on screen (`seed` is what was asked for). */
+  let drawn = null;
   let token = 0;
 
   const seedInput = controls.text('seed', seed, (v) => {
@@ -40,6 +42,7 @@ export async function mount(ctx) {
 
   async function load() {
     const mine = ++token;
+    const asked = { seed, lang };
     setParams({ seed, lang });
     setStatus(`generating island ${seed}…`);
     try {
@@ -50,6 +53,7 @@ export async function mount(ctx) {
       ]);
       if (mine !== token) return;
       data = json;
+      drawn = asked;
       showSvg(svg);
       showLegend();
       setStatus('');
@@ -121,6 +125,7 @@ export async function mount(ctx) {
     debug: () => ({
       seed,
       lang,
+      drawn,
       sites: data ? data.sites.length : 0,
       types: data ? [...new Set(data.sites.map((s) => s.type))] : [],
     }),
