@@ -58,3 +58,45 @@ test('names switch language and the seed field regenerates', async () => {
   assertNoErrors(assert, page);
   await page.context().close();
 });
+
+test('the island game plays ten moves: the clock, stamina and discovered paths change', async () => {
+  const page = await openPage(browser, '#island?seed=42');
+  await waitReady(page, 'island');
+  await page.click('#controls button:has-text("play")');
+  await page.waitForFunction(() => window.mangekyo.debug().game?.time);
+  const seen = [await page.evaluate(() => window.mangekyo.debug().game)];
+  const clockText = await page.locator('.play-clock').textContent();
+  for (let move = 1; move <= 10; move++) {
+    // A new place when a path leads to one, else explore, else whatever is open.
+    const command = await page.evaluate(() => {
+      const g = window.mangekyo.debug().game;
+      const fresh = g.paths.find((p) => !p.visited && p.actions.length);
+      if (fresh && g.here.explored_pct >= 40) return `${fresh.actions[0]} ${fresh.n}`;
+      if (g.actions.includes('explore')) return 'explore';
+      if (g.actions.includes('rest')) return 'rest';
+      const any = g.paths.find((p) => p.actions.length);
+      return any ? `${any.actions[0]} ${any.n}` : g.actions[0];
+    });
+    assert.ok(command, `move ${move}: something to do`);
+    await page.click(`.play button[data-command="${command}"]`);
+    await page.waitForFunction((n) => window.mangekyo.debug().game.moves === n, move);
+    seen.push(await page.evaluate(() => window.mangekyo.debug().game));
+  }
+  const [first, last] = [seen[0], seen[seen.length - 1]];
+  assert.ok(last.clock_minutes > first.clock_minutes, `the clock ran: ${first.time} → ${last.time}`);
+  assert.notEqual(await page.locator('.play-clock').textContent(), clockText, 'the clock on screen changed');
+  const stamina = new Set(seen.map((g) => g.agent.stamina));
+  assert.ok(stamina.size > 1, `stamina changed: ${[...stamina]}`);
+  assert.ok(seen.some((g) => g.paths.length > first.paths.length), 'paths were discovered');
+  assert.ok(new Set(seen.map((g) => g.here.site)).size > 1, 'the explorer travelled');
+  assert.ok(last.visited_sites.length > 1);
+  // The map rings the explorer's site.
+  const ringed = await page.evaluate((site) => [...document.querySelectorAll('.figure svg #sites circle')]
+    .filter((c) => c.getAttribute('stroke') === '#ffffff')
+    .map((c) => /site (\d+)/.exec(c.querySelector('title')?.textContent || '')?.[1]), last.here.site);
+  assert.deepEqual(ringed, [String(last.here.site)]);
+  assert.ok(await page.locator('.play-log pre').count() >= 11, 'every answer is in the log');
+  await screenshot(page, 'island_play');
+  assertNoErrors(assert, page);
+  await page.context().close();
+});

@@ -5,6 +5,7 @@
 
 import { generatorVersions, getJson, getText, query } from '../api.js';
 import { el, randomSeed } from '../ui.js';
+import { startGame } from './island_play.js';
 
 const LANGS = [['en', 'English'], ['ja', '日本語']];
 
@@ -35,6 +36,15 @@ export async function mount(ctx) {
     lang = v;
     load();
   });
+  /** The game being played on this map, if any (`play` in the controls). */
+  let game = null;
+  controls.button('play', async () => {
+    if (!data) return;
+    game = null;
+    const panel = el('div', { class: 'play' });
+    legend.replaceChildren(panel);
+    game = await startGame({ panel, seed: drawn.seed, lang: drawn.lang, mark: markExplorer, setStatus });
+  });
 
   const figure = el('div', { class: 'figure' });
   const legend = el('div', { class: 'legend' });
@@ -54,12 +64,24 @@ export async function mount(ctx) {
       if (mine !== token) return;
       data = json;
       drawn = asked;
+      game = null;
       showSvg(svg);
       showLegend();
       setStatus('');
       markReady();
     } catch (err) {
       if (mine === token) setStatus(`island: ${err.message}`, 'error');
+    }
+  }
+
+  /** Rings the explorer's site on the map and dims the sites not yet visited. */
+  function markExplorer(status) {
+    const visited = new Set(status.visited_sites);
+    for (const [id, c] of siteCircles()) {
+      c.setAttribute('opacity', visited.has(id) ? '1' : '0.45');
+      c.setAttribute('stroke', id === status.here.site ? '#ffffff' : 'none');
+      c.setAttribute('stroke-width', id === status.here.site ? '4' : '0');
+      c.setAttribute('r', id === status.here.site ? '12' : '8');
     }
   }
 
@@ -128,6 +150,7 @@ export async function mount(ctx) {
       drawn,
       sites: data ? data.sites.length : 0,
       types: data ? [...new Set(data.sites.map((s) => s.type))] : [],
+      game: game ? game.state() : null,
     }),
   };
 }

@@ -87,7 +87,7 @@ async fn post_island(
     let defs = tokio::task::spawn_blocking(move || load(&sources))
         .await
         .map_err(|e| ApiError::internal("loading definitions", &e))??;
-    check_scope_and_lang(&defs, &settings)?;
+    crate::routes::islands::check_scope_and_lang(&defs, &settings.scope, &settings.lang)?;
     crate::budget::island_sites(&defs, &settings.scope, state.limits.island_sites)?;
     let content = state
         .content
@@ -164,29 +164,6 @@ fn load(sources: &[Source]) -> Result<Definitions, ApiError> {
         loader.add_source(&source.name, &source.text);
     }
     loader.finish().map_err(|e| load_error(&e))
-}
-
-fn check_scope_and_lang(defs: &Definitions, s: &Settings) -> Result<(), ApiError> {
-    if !defs.scopes().contains_key(&s.scope) {
-        let known: Vec<&str> = defs.scopes().keys().map(String::as_str).collect();
-        let message = format!(
-            "scope must be one of {}, got {:?}",
-            known.join(", "),
-            s.scope
-        );
-        return Err(ApiError::invalid("scope", message, known.join(", ")));
-    }
-    if !defs.localization().languages().contains_key(&s.lang) {
-        let known: Vec<&str> = defs
-            .localization()
-            .languages()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        let message = format!("lang must be one of {}, got {:?}", known.join(", "), s.lang);
-        return Err(ApiError::invalid("lang", message, known.join(", ")));
-    }
-    Ok(())
 }
 
 fn generate(defs: &Definitions, s: &Settings) -> Result<Content, ApiError> {

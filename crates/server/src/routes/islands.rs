@@ -24,7 +24,7 @@ use crate::state::AppState;
 const FORMATS: [Format; 2] = [Format::Json, Format::Svg];
 
 /// The example world's definitions, loaded (and checked) once.
-fn example_world() -> &'static Definitions {
+pub(crate) fn example_world() -> &'static Definitions {
     static DEFS: OnceLock<Definitions> = OnceLock::new();
     DEFS.get_or_init(example::definitions)
 }
@@ -60,22 +60,8 @@ async fn example_island(
     let lifetime = pinned_lifetime(&query, "island", mangekyo_island::GENERATOR_VERSION)?;
     let defs = example_world();
     let scope = query.text("scope").unwrap_or("island").to_owned();
-    if !defs.scopes().contains_key(&scope) {
-        let known: Vec<&str> = defs.scopes().keys().map(String::as_str).collect();
-        let message = format!("scope must be one of {}, got {scope:?}", known.join(", "));
-        return Err(ApiError::invalid("scope", message, known.join(", ")));
-    }
     let lang = query.text("lang").unwrap_or("en").to_owned();
-    if !defs.localization().languages().contains_key(&lang) {
-        let known: Vec<&str> = defs
-            .localization()
-            .languages()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        let message = format!("lang must be one of {}, got {lang:?}", known.join(", "));
-        return Err(ApiError::invalid("lang", message, known.join(", ")));
-    }
+    check_scope_and_lang(defs, &scope, &lang)?;
     let version = mangekyo_island::GENERATOR_VERSION;
     let key = format!(
         "island/v{version}/example/{scope}/{}/{lang}/{}",
@@ -108,4 +94,28 @@ fn island_error(err: GenerateError) -> ApiError {
         expected: None,
         message: err.to_string(),
     }
+}
+
+/// 400 unless `defs` has the scope and the language.
+pub(crate) fn check_scope_and_lang(
+    defs: &Definitions,
+    scope: &str,
+    lang: &str,
+) -> Result<(), ApiError> {
+    if !defs.scopes().contains_key(scope) {
+        let known: Vec<&str> = defs.scopes().keys().map(String::as_str).collect();
+        let message = format!("scope must be one of {}, got {scope:?}", known.join(", "));
+        return Err(ApiError::invalid("scope", message, known.join(", ")));
+    }
+    if !defs.localization().languages().contains_key(lang) {
+        let known: Vec<&str> = defs
+            .localization()
+            .languages()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let message = format!("lang must be one of {}, got {lang:?}", known.join(", "));
+        return Err(ApiError::invalid("lang", message, known.join(", ")));
+    }
+    Ok(())
 }

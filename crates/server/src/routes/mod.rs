@@ -10,6 +10,7 @@ use crate::state::AppState;
 
 pub mod caves;
 pub mod dungeon;
+pub mod island_play;
 pub mod island_posts;
 pub mod islands;
 pub mod planet_chunks;
@@ -30,5 +31,6 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(caves::routes())
         .merge(islands::routes())
         .merge(island_posts::routes())
+        .merge(island_play::routes())
         .merge(roblox::routes())
 }

@@ -3,7 +3,10 @@
 //! transcript of a session is therefore a plain, testable string.
 
 mod map;
+mod status;
 pub mod text;
+
+pub use status::{PathStatus, Place, Status};
 
 use crate::object::ObjectId;
 use crate::play::{Acted, Game, Refusal};
