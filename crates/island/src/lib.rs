@@ -51,7 +51,7 @@ pub mod view;
 pub mod yaml;
 
 pub use defs::load::{DefinitionsLoader, load_definitions};
-pub use defs::{Definitions, Localization};
+pub use defs::{Definitions, Localization, UnknownChoice};
 pub use error::{Diagnostic, GenerateError, LoadError};
 pub use generate::generate_island;
 pub use map::{Assignment, IslandEdge, IslandMap, LocationName, Site};

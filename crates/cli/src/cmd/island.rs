@@ -96,7 +96,7 @@ pub fn run(args: Args) -> Result<()> {
             out,
         } => {
             let defs = load(&defs.defs)?;
-            check_lang(&defs, &lang)?;
+            check_scope_and_lang(&defs, &scope, &lang)?;
             let map = generate_island(&defs, &scope, Seed::parse(&seed))?;
             let text = match format {
                 Format::Json => view::json::to_string(&map, &defs, &lang) + "\n",
@@ -116,19 +116,11 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
-/// Refuses a language the definitions do not name, as the server does
-/// (names would otherwise fall back silently).
-pub(crate) fn check_lang(defs: &Definitions, lang: &str) -> Result<()> {
-    let known: Vec<&str> = defs
-        .localization()
-        .languages()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    if !known.contains(&lang) {
-        bail!("--lang must be one of {}, got {lang:?}", known.join(", "));
-    }
-    Ok(())
+/// Refuses a scope or language the definitions do not name, with the
+/// server's message (names would otherwise fall back silently).
+pub(crate) fn check_scope_and_lang(defs: &Definitions, scope: &str, lang: &str) -> Result<()> {
+    defs.check_scope_and_lang(scope, lang)
+        .map_err(|e| anyhow::anyhow!("--{e}"))
 }
 
 /// Reads every definition file and loads them into one set; every problem

@@ -35,7 +35,7 @@ pub struct PlayArgs {
 /// Runs the game.
 pub fn run(args: PlayArgs) -> Result<()> {
     let defs = super::island::load(&args.defs)?;
-    super::island::check_lang(&defs, &args.lang)?;
+    super::island::check_scope_and_lang(&defs, &args.scope, &args.lang)?;
     let game = match &args.load {
         Some(path) => {
             let json = std::fs::read_to_string(path)

@@ -432,4 +432,34 @@ impl Definitions {
     pub fn localization(&self) -> &Localization {
         &self.localization
     }
+    /// `Ok` when `scope` names a generation scope and `lang` a language
+    /// of these definitions; the CLI and the server both refuse the rest
+    /// with this one message.
+    pub fn check_scope_and_lang(&self, scope: &str, lang: &str) -> Result<(), UnknownChoice> {
+        let choose = |parameter, got: &str, known: Vec<&String>| {
+            if known.iter().any(|k| k.as_str() == got) {
+                Ok(())
+            } else {
+                Err(UnknownChoice {
+                    parameter,
+                    got: got.to_owned(),
+                    known: known.into_iter().cloned().collect(),
+                })
+            }
+        };
+        choose("scope", scope, self.scopes.keys().collect())?;
+        choose("lang", lang, self.localization.languages().keys().collect())
+    }
+}
+
+/// A scope or language the definitions do not have.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{parameter} must be one of {}, got {got:?}", known.join(", "))]
+pub struct UnknownChoice {
+    /// The parameter: `scope` or `lang`.
+    pub parameter: &'static str,
+    /// The value given.
+    pub got: String,
+    /// The values the definitions have, sorted.
+    pub known: Vec<String>,
 }

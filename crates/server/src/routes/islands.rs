@@ -102,20 +102,6 @@ pub(crate) fn check_scope_and_lang(
     scope: &str,
     lang: &str,
 ) -> Result<(), ApiError> {
-    if !defs.scopes().contains_key(scope) {
-        let known: Vec<&str> = defs.scopes().keys().map(String::as_str).collect();
-        let message = format!("scope must be one of {}, got {scope:?}", known.join(", "));
-        return Err(ApiError::invalid("scope", message, known.join(", ")));
-    }
-    if !defs.localization().languages().contains_key(lang) {
-        let known: Vec<&str> = defs
-            .localization()
-            .languages()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        let message = format!("lang must be one of {}, got {lang:?}", known.join(", "));
-        return Err(ApiError::invalid("lang", message, known.join(", ")));
-    }
-    Ok(())
+    defs.check_scope_and_lang(scope, lang)
+        .map_err(|e| ApiError::invalid(e.parameter, e.to_string(), e.known.join(", ")))
 }
