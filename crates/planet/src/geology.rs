@@ -17,7 +17,8 @@
 use crate::geo::{Dir, cross, dot, normalise};
 use crate::layers::{Detail, Layer, NoiseBackend, Positions};
 use mangekyo_core::hash::{fnv1a64, mix64};
-use mangekyo_core::noise::{Fractal, Kernel, Level, Noise, NoiseParams};
+pub use mangekyo_core::noise::Level;
+use mangekyo_core::noise::{Fractal, Kernel, Noise, NoiseParams};
 use serde::Serialize;
 
 /// Kilometres per radian of the profiles (Earth's radius).
@@ -28,7 +29,7 @@ pub const PLATE_WARP: f64 = 0.22;
 /// Convergence (mm/yr) at which profiles reach 5/7 of their height.
 const RATE_SCALE: f64 = 40.0;
 /// Beyond this distance from a boundary no profile contributes.
-const PROFILE_REACH_KM: f64 = 900.0;
+const PROFILE_REACH_KM: f64 = 760.0;
 /// Fewest plates derived from a seed (`plate_count = 0`) ..
 const DERIVED_MIN: u32 = 10;
 /// .. and how many more at most.
@@ -152,10 +153,34 @@ fn smoothstep(e0: f64, e1: f64, x: f64) -> f64 {
     t * t * (3.0 - 2.0 * t)
 }
 
+/// A bell of half-width ~`width` around `centre`: (1 − t²/4)⁴ ≈ e^(−t²)
+/// near the centre, exactly 0 beyond |t| = 2 (compact support, C3, and no
+/// transcendental function in the hot loop).
 #[inline]
 fn bump(x: f64, centre: f64, width: f64) -> f64 {
     let t = (x - centre) / width;
-    libm::exp(-t * t)
+    let a = 1.0 - 0.25 * t * t;
+    if a <= 0.0 {
+        0.0
+    } else {
+        let a2 = a * a;
+        a2 * a2
+    }
+}
+
+/// The distance from `q` to the bisector of seeds `sa` (nearer) and
+/// `sb`, in radians, as the sine of the angle (q·(sa − sb) / |sa − sb|):
+/// exactly 0 on the boundary, within 0.4 % of the angle inside the
+/// profiles' reach, and free of `acos`.
+#[inline]
+fn bisector_distance(q: Dir, sa: Dir, sb: Dir) -> f64 {
+    let t = [sa[0] - sb[0], sa[1] - sb[1], sa[2] - sb[2]];
+    let len = dot(t, t).sqrt();
+    if len > 0.0 {
+        (dot(q, t) / len).max(0.0)
+    } else {
+        0.0
+    }
 }
 
 /// Uplift in metres (at plate activity 1) at `x_km` from a boundary
@@ -173,11 +198,11 @@ pub fn boundary_uplift(x_km: f64, convergence: f64, crust: Crust) -> f64 {
     if convergence > 0.0 {
         let f = convergence / (0.4 * RATE_SCALE + convergence);
         // Continent–continent: a wide orogen with a plateau (Himalaya–Tibet).
-        let orogen = 5200.0 * bump(x, 0.0, 260.0) + 900.0 * bump(x, 0.0, 480.0);
+        let orogen = 5200.0 * bump(x, 0.0, 260.0) + 900.0 * bump(x, 0.0, 380.0);
         // Ocean here, continent across: this side sinks into a trench.
         let trench = -3600.0 * bump(x, 45.0, 45.0);
         // Continent here, ocean across: a cordillera inland of the coast.
-        let cordillera = 4300.0 * bump(x, 190.0, 110.0) + 700.0 * bump(x, 150.0, 320.0);
+        let cordillera = 4300.0 * bump(x, 190.0, 110.0) + 700.0 * bump(x, 150.0, 300.0);
         // Ocean–ocean: the older side sinks, the younger grows an arc.
         let oceanic = if crust.here_sinks {
             -4000.0 * bump(x, 35.0, 40.0)
@@ -188,7 +213,7 @@ pub fn boundary_uplift(x_km: f64, convergence: f64, crust: Crust) -> f64 {
     } else {
         let g = -convergence / (0.3 * RATE_SCALE - convergence);
         // Oceanic spreading: a broad ridge above the abyss.
-        let ridge = 2400.0 * bump(x, 0.0, 330.0);
+        let ridge = 2400.0 * bump(x, 0.0, 320.0);
         // Continental spreading: a narrow graben with raised shoulders.
         let rift = -1300.0 * bump(x, 0.0, 38.0) + 650.0 * bump(x, 105.0, 55.0);
         g * (oh * oa * ridge + ch * ca * rift + 0.5 * (oh * ca + ch * oa) * ridge * oh)
@@ -222,14 +247,14 @@ impl Plates {
             let params = NoiseParams {
                 kernel: Kernel::Perlin,
                 fractal: Fractal::Fbm,
-                octaves: 4,
+                octaves: 3,
                 frequency: 1.0 / (0.9 * radius),
                 lacunarity: 2.0,
                 gain: 0.5,
                 seed: salted(seed, "plate-warp", axis),
                 warp: None,
             };
-            // In range by construction: 4 octaves, a positive frequency.
+            // In range by construction: 3 octaves, a positive frequency.
             Noise::new(params).unwrap_or_else(|e| unreachable!("plate warp: {e}"))
         });
         Plates {
@@ -314,8 +339,8 @@ impl Plates {
                 (b, db) = (k, d);
             }
         }
-        let distance = 0.5 * (libm::acos(db.clamp(-1.0, 1.0)) - libm::acos(da.clamp(-1.0, 1.0)));
         let (sa, sb) = (self.seeds[a], self.seeds[b]);
+        let distance = bisector_distance(q, sa, sb);
         let t = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
         let tq = dot(t, q);
         let n = [t[0] - tq * q[0], t[1] - tq * q[1], t[2] - tq * q[2]];
@@ -348,12 +373,11 @@ impl Plates {
     pub fn boundary_within(&self, q: Dir, km: f64, kind: BoundaryKind) -> bool {
         let here = self.locate(q);
         let a = here.plate as usize;
-        let acos_a = libm::acos(dot(q, self.seeds[a]).clamp(-1.0, 1.0));
         for b in 0..self.seeds.len() {
             if b == a {
                 continue;
             }
-            let d = 0.5 * (libm::acos(dot(q, self.seeds[b]).clamp(-1.0, 1.0)) - acos_a);
+            let d = bisector_distance(q, self.seeds[a], self.seeds[b]);
             if d * KM_PER_RADIAN > km {
                 continue;
             }
@@ -382,12 +406,10 @@ impl Plates {
             v[1] - vn * normal[1],
             v[2] - vn * normal[2],
         ];
-        let da = libm::acos(dot(q, sa).clamp(-1.0, 1.0));
-        let db = libm::acos(dot(q, sb).clamp(-1.0, 1.0));
         PlatePoint {
             plate: a as u16,
             other: b as u16,
-            distance_km: 0.5 * (db - da).max(0.0) * KM_PER_RADIAN,
+            distance_km: bisector_distance(q, sa, sb) * KM_PER_RADIAN,
             normal,
             convergence: -vn * KM_PER_RADIAN,
             shear: dot(tv, tv).sqrt() * KM_PER_RADIAN,
@@ -405,17 +427,18 @@ impl Plates {
         if self.sutures.len() < 2 {
             return 0.0;
         }
+        let (mut a, mut b) = (0, 1);
         let (mut da, mut db) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-        for s in &self.sutures {
+        for (k, s) in self.sutures.iter().enumerate() {
             let d = dot(q, *s);
             if d > da {
-                db = da;
-                da = d;
+                (b, db) = (a, da);
+                (a, da) = (k, d);
             } else if d > db {
-                db = d;
+                (b, db) = (k, d);
             }
         }
-        let x = 0.5 * (libm::acos(db.clamp(-1.0, 1.0)) - libm::acos(da.clamp(-1.0, 1.0)));
+        let x = bisector_distance(q, self.sutures[a], self.sutures[b]);
         SUTURE_M * bump(x * KM_PER_RADIAN, 0.0, 140.0)
     }
 }
@@ -458,7 +481,11 @@ pub(crate) fn uplift_block(
     // The crust across the boundary: the land field at the point mirrored
     // over it (a little past, so the far side's coast counts).
     let mut mirror: [Vec<f64>; 3] = Default::default();
-    for (d, p) in dirs.iter().zip(&points) {
+    let near: Vec<usize> = (0..n)
+        .filter(|&i| points[i].distance_km < PROFILE_REACH_KM)
+        .collect();
+    for &i in &near {
+        let (d, p) = (dirs[i], &points[i]);
         let s = 2.0 * p.distance_km / KM_PER_RADIAN + 0.015;
         let m = normalise([
             d[0] + s * p.normal[0],
@@ -469,9 +496,10 @@ pub(crate) fn uplift_block(
             mirror[a].push(m[a] * radius);
         }
     }
-    let mut across = vec![0.0f32; n];
+    let mut gathered = vec![0.0f32; near.len()];
     let [mx, my, mz] = &mirror;
     match detail.octaves(Layer::Continent) {
+        _ if near.is_empty() => {}
         0 => {}
         k => backend.fill(
             Layer::Continent,
@@ -481,8 +509,13 @@ pub(crate) fn uplift_block(
                 y: my,
                 z: mz,
             },
-            &mut across,
+            &mut gathered,
         ),
+    }
+    // Far from every boundary no profile reads the far side's crust.
+    let mut across = vec![threshold; n];
+    for (&i, &g) in near.iter().zip(&gathered) {
+        across[i] = g;
     }
     for i in 0..n {
         let p = &points[i];

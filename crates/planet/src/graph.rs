@@ -131,22 +131,21 @@ impl SphereGraph {
         out
     }
 
-    /// The value of node field `values` at lattice point (x, y) of `face`,
-    /// reading ghost points from the cell that holds them.
+    /// The node standing for lattice point (x, y) of `face`: ghost points
+    /// past the face's edges read the cell that holds them.
     #[inline]
-    fn at(&self, values: &[f32], face: CubeFace, x: i64, y: i64) -> f64 {
+    fn node_at(&self, face: CubeFace, x: i64, y: i64) -> u32 {
         let n = self.n as i64;
-        let k = if (0..n).contains(&x) && (0..n).contains(&y) {
+        if (0..n).contains(&x) && (0..n).contains(&y) {
             self.index(face, x as u32, y as u32)
         } else {
             self.locate(self.lattice_dir(face, x as f64, y as f64))
-        };
-        f64::from(values[k as usize])
+        }
     }
 
     /// Catmull–Rom (C1) on `face` at map coordinates (u, v), which may lie
     /// a little past the face's edges.
-    fn bicubic(&self, values: &[f32], face: CubeFace, u: f64, v: f64) -> f64 {
+    fn bicubic(&self, value: &mut dyn FnMut(u32) -> f64, face: CubeFace, u: f64, v: f64) -> f64 {
         let (x, y) = (self.lattice_coord(u), self.lattice_coord(v));
         let (x0, y0) = (x.floor(), y.floor());
         let (wx, wy) = (catmull_rom(x - x0), catmull_rom(y - y0));
@@ -155,7 +154,7 @@ impl SphereGraph {
         for (b, wyb) in wy.iter().enumerate() {
             let mut row = 0.0;
             for (a, wxa) in wx.iter().enumerate() {
-                row += wxa * self.at(values, face, x0 - 1 + a as i64, y0 - 1 + b as i64);
+                row += wxa * value(self.node_at(face, x0 - 1 + a as i64, y0 - 1 + b as i64));
             }
             sum += wyb * row;
         }
@@ -176,9 +175,31 @@ impl SphereGraph {
                 format!("{} (one per node)", self.len()),
             ));
         }
+        Ok(self.interpolate_with(&mut |k| f64::from(values[k as usize]), d))
+    }
+
+    /// The nodes [`SphereGraph::interpolate`] reads at `d`, sorted: enough
+    /// to interpolate at a few points without the whole field.
+    pub fn stencil(&self, d: Dir) -> Vec<u32> {
+        let mut nodes = Vec::with_capacity(32);
+        self.interpolate_with(
+            &mut |k| {
+                nodes.push(k);
+                0.0
+            },
+            d,
+        );
+        nodes.sort_unstable();
+        nodes.dedup();
+        nodes
+    }
+
+    /// [`SphereGraph::interpolate`] of a field given as a function of the
+    /// node index.
+    pub fn interpolate_with(&self, value: &mut dyn FnMut(u32) -> f64, d: Dir) -> f64 {
         let p = Projection::TangentCube.forward(d);
         let face = p.face.unwrap_or(CubeFace::PosX);
-        let own = self.bicubic(values, face, p.u, p.v);
+        let own = self.bicubic(value, face, p.u, p.v);
         let half = 0.5 * f64::from(self.n);
         // Distance in cells to the nearest face edge, and that edge's side.
         let edges = [
@@ -195,7 +216,7 @@ impl SphereGraph {
         }
         let t = nearest.0 * half;
         if t >= 1.0 {
-            return Ok(own);
+            return own;
         }
         // The face across that edge: its normal is this face's right
         // (u) or down (v) axis, with the edge's sign.
@@ -203,10 +224,10 @@ impl SphereGraph {
         let sign = nearest.2;
         let other = CubeFace::of([axis[0] * sign, axis[1] * sign, axis[2] * sign]);
         let (a, b) = other.plane_coords(d);
-        let theirs = self.bicubic(values, other, unwarp(a), unwarp(b));
+        let theirs = self.bicubic(value, other, unwarp(a), unwarp(b));
         let s = t * t * (3.0 - 2.0 * t);
         let w = 0.5 + 0.5 * s;
-        Ok(w * own + (1.0 - w) * theirs)
+        w * own + (1.0 - w) * theirs
     }
 }
 

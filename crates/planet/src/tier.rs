@@ -95,8 +95,7 @@ impl CoarseTier {
             level,
         };
         // Octaves finer than a cell would only alias.
-        let spacing = std::f64::consts::FRAC_PI_2 * params.radius / f64::from(n);
-        let detail = planet.detail(spacing);
+        let detail = planet.detail(CoarseTier::spacing(params.radius, n));
         let rows: Vec<(Vec<f32>, Vec<f32>, Vec<u16>)> = (0..6 * n)
             .into_par_iter()
             .map(|row| {
@@ -127,6 +126,40 @@ impl CoarseTier {
             tier.plate.extend(p);
         }
         tier
+    }
+
+    /// The sample spacing of a tier of `n` cells per face edge, metres: a
+    /// cell's width at the face centre (octaves finer than it are dropped).
+    pub fn spacing(radius: f64, n: u32) -> f64 {
+        std::f64::consts::FRAC_PI_2 * radius / f64::from(n)
+    }
+
+    /// The heights a tier of `n` cells per face edge holds at `nodes`,
+    /// bit for bit as [`CoarseTier::compute`] stores them (each node is a
+    /// pure function of its index): for checks that need a few nodes of a
+    /// large tier.
+    pub fn heights_at(planet: &Planet, n: u32, nodes: &[u32]) -> Result<Vec<f32>, PlanetError> {
+        planet.require_plates()?;
+        let graph = SphereGraph::new(n, planet.params().seed)?;
+        if let Some(&k) = nodes.iter().find(|&&k| k as usize >= graph.len()) {
+            return Err(PlanetError::address(
+                "node",
+                k,
+                format!("below {}", graph.len()),
+            ));
+        }
+        let dirs: Vec<_> = nodes.iter().map(|&k| graph.node(k)).collect();
+        let detail = planet.detail(CoarseTier::spacing(planet.params().radius, n));
+        Ok(planet
+            .evaluate_full(
+                planet.noise_backend(),
+                Level::best(),
+                &detail,
+                &dirs,
+                Layers::HEIGHT,
+                None,
+            )
+            .height)
     }
 
     /// The sphere graph the fields live on (jitter seeded like the planet).
@@ -255,5 +288,10 @@ mod tests {
         broken[40] ^= 1;
         assert!(CoarseTier::from_bytes(&broken).is_err());
         assert_eq!(*planet.coarse_tier().unwrap(), reference);
+        let nodes = [0, 17, 3455];
+        let sparse = CoarseTier::heights_at(&planet, 24, &nodes).unwrap();
+        for (k, h) in nodes.iter().zip(sparse) {
+            assert_eq!(h.to_bits(), reference.height[*k as usize].to_bits());
+        }
     }
 }
