@@ -210,16 +210,24 @@ pub(crate) fn heights_v2(
     out: &mut [f32],
 ) {
     let n = out.len();
-    for v in [&mut s.detail, &mut s.mask] {
+    for v in [&mut s.detail, &mut s.mask, &mut s.belt] {
         v.clear();
         v.resize(n, 0.0);
     }
+    // The abyss is not flat: broad swells and basins (the belt layer,
+    // which version 2 does not need for mountains) spread its depths as
+    // sea-floor age and hotspots do on Earth.
+    fill(backend, detail, Layer::Belt, pos, &mut s.belt);
     for i in 0..n {
         let u = uplift[i];
         s.mask[i] = u.max(0.0);
+        let abyss = smoothstep(0.5 * SHELF_WIDTH, V2_SLOPE_END, -land[i]);
         // The ridged texture is centred on the uplift (0.55 + 0.9·crest²
         // has mean ≈ 0.85), so a belt keeps its height and gains peaks.
-        out[i] = base_height_v2(land[i]) + 0.85 * s.mask[i] + u.min(0.0);
+        out[i] = base_height_v2(land[i])
+            + 0.85 * s.mask[i]
+            + u.min(0.0)
+            + V2_ABYSS_SWELL_M * abyss * s.belt[i];
     }
     s.index.clear();
     s.index.extend((0..n).filter(|&i| s.mask[i] > 1.0));
@@ -254,6 +262,10 @@ pub(crate) fn heights_v2(
         out[i] += s.detail[i] * (DETAIL_FLAT_M + V2_DETAIL_RELIEF * relief);
     }
 }
+
+/// Version 2: depth variation of the abyssal plain per unit of the belt
+/// layer (which spans about ±0.6), metres.
+pub const V2_ABYSS_SWELL_M: f32 = 1400.0;
 
 /// Version 2: detail amplitude per metre of relief.
 pub const V2_DETAIL_RELIEF: f32 = 0.35;
