@@ -34,6 +34,8 @@ const PROFILE_REACH_KM: f64 = 760.0;
 const DERIVED_MIN: u32 = 10;
 /// .. and how many more at most.
 const DERIVED_SPAN: u64 = 15;
+/// Octaves of the continent field read for the crust across a boundary.
+const CRUST_OCTAVES: usize = 3;
 /// Old sutures (a sparser Voronoi): count and height of the worn ranges.
 const SUTURES: usize = 9;
 const SUTURE_M: f64 = 450.0;
@@ -247,14 +249,14 @@ impl Plates {
             let params = NoiseParams {
                 kernel: Kernel::Perlin,
                 fractal: Fractal::Fbm,
-                octaves: 3,
+                octaves: 2,
                 frequency: 1.0 / (0.9 * radius),
                 lacunarity: 2.0,
                 gain: 0.5,
                 seed: salted(seed, "plate-warp", axis),
                 warp: None,
             };
-            // In range by construction: 3 octaves, a positive frequency.
+            // In range by construction: 2 octaves, a positive frequency.
             Noise::new(params).unwrap_or_else(|e| unreachable!("plate warp: {e}"))
         });
         Plates {
@@ -501,9 +503,12 @@ pub(crate) fn uplift_block(
     match detail.octaves(Layer::Continent) {
         _ if near.is_empty() => {}
         0 => {}
+        // Crust type is a large-scale property: the first octaves of the
+        // continent field decide it (the coast's detail does not matter
+        // hundreds of km away), at well under half the cost.
         k => backend.fill(
             Layer::Continent,
-            k,
+            k.min(CRUST_OCTAVES),
             Positions {
                 x: mx,
                 y: my,

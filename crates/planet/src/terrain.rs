@@ -230,7 +230,7 @@ pub(crate) fn heights_v2(
             + V2_ABYSS_SWELL_M * abyss * s.belt[i];
     }
     s.index.clear();
-    s.index.extend((0..n).filter(|&i| s.mask[i] > 1.0));
+    s.index.extend((0..n).filter(|&i| s.mask[i] > RIDGE_FROM_M));
     if !s.index.is_empty() && detail.octaves(Layer::Ridge) > 0 {
         let axes = [pos.x, pos.y, pos.z];
         for (g, axis) in s.gathered.iter_mut().zip(axes) {
@@ -253,7 +253,10 @@ pub(crate) fn heights_v2(
         );
         for (&i, &r) in s.index.iter().zip(&s.ridge) {
             let crest = 0.5 * (r + 1.0);
-            out[i] += s.mask[i] * (0.9 * crest * crest - 0.3);
+            // Faded in above RIDGE_FROM_M, so skipping low uplift leaves
+            // no step.
+            let fade = smoothstep(RIDGE_FROM_M, 3.0 * RIDGE_FROM_M, s.mask[i]);
+            out[i] += fade * s.mask[i] * (0.9 * crest * crest - 0.3);
         }
     }
     fill(backend, detail, Layer::Detail, pos, &mut s.detail);
@@ -266,6 +269,10 @@ pub(crate) fn heights_v2(
 /// Version 2: depth variation of the abyssal plain per unit of the belt
 /// layer (which spans about ±0.6), metres.
 pub const V2_ABYSS_SWELL_M: f32 = 1400.0;
+
+/// Version 2: uplift (metres) below which ranges get no ridged texture
+/// (the ridge layer is evaluated only above it).
+const RIDGE_FROM_M: f32 = 60.0;
 
 /// Version 2: detail amplitude per metre of relief.
 pub const V2_DETAIL_RELIEF: f32 = 0.35;
