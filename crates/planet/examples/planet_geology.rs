@@ -91,7 +91,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let z = 1.0 - (2.0 * i as f64 + 1.0) / k as f64;
             let r = (1.0 - z * z).sqrt();
             let a = golden * i as f64;
-            [r * a.cos(), r * a.sin(), z]
+            [r * libm::cos(a), r * libm::sin(a), z]
         })
         .collect();
     let hs = planet.sample_dirs(&fib, 20_000.0, Layers::HEIGHT)?.height;

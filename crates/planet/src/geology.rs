@@ -688,7 +688,10 @@ mod tests {
     fn pair(w0: Dir, w1: Dir) -> Plates {
         let s = 10f64.to_radians();
         Plates::from_parts(
-            vec![[s.cos(), -s.sin(), 0.0], [s.cos(), s.sin(), 0.0]],
+            vec![
+                [libm::cos(s), -libm::sin(s), 0.0],
+                [libm::cos(s), libm::sin(s), 0.0],
+            ],
             vec![w0, w1],
         )
     }
@@ -696,7 +699,7 @@ mod tests {
     /// A point on the equator at longitude `deg`.
     fn at(deg: f64) -> Dir {
         let r = deg.to_radians();
-        [r.cos(), r.sin(), 0.0]
+        [libm::cos(r), libm::sin(r), 0.0]
     }
 
     fn uplift(plates: &Plates, deg: f64, crust: Crust) -> f64 {

@@ -260,9 +260,9 @@ pub(crate) fn heights_v2(
         }
     }
     fill(backend, detail, Layer::Detail, pos, &mut s.detail);
-    for i in 0..n {
-        let relief = s.mask[i] + 0.05 * out[i].abs().min(6000.0);
-        out[i] += s.detail[i] * (DETAIL_FLAT_M + V2_DETAIL_RELIEF * relief);
+    for ((h, d), m) in out.iter_mut().zip(&s.detail).zip(&s.mask) {
+        let relief = m + 0.05 * h.abs().min(6000.0);
+        *h += d * (DETAIL_FLAT_M + V2_DETAIL_RELIEF * relief);
     }
 }
 

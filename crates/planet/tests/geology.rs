@@ -24,7 +24,7 @@ fn fibonacci(k: usize) -> Vec<Dir> {
             let z = 1.0 - (2.0 * i as f64 + 1.0) / k as f64;
             let r = (1.0 - z * z).sqrt();
             let a = golden * i as f64;
-            [r * a.cos(), r * a.sin(), z]
+            [r * libm::cos(a), r * libm::sin(a), z]
         })
         .collect()
 }
