@@ -299,3 +299,29 @@ fn the_same_parameters_give_the_same_planet_and_others_do_not_at(v: u32) {
     assert_eq!(ha, hb);
     assert_ne!(ha[0], hc[0]);
 }
+
+/// Version 2's own golden hashes (a chunk of each kind and the coarse
+/// tier's blob at N = 24): any drift in plates, hypsometry or the blob
+/// layout shows here and needs a new version, never a silent change.
+#[test]
+fn golden_chunks_and_tier_of_a_version_2_planet() {
+    let planet = Planet::new(params(2)).unwrap();
+    let mut got = Vec::new();
+    for (p, lod, cx, cy) in [
+        (Projection::TangentCube, 9, 67, 98),
+        (Projection::Octahedral, 9, 70, 43),
+    ] {
+        got.push(hashes(&planet.sample_chunk(&request(p, lod, cx, cy)).unwrap())[0]);
+    }
+    let small = Planet::new(PlanetParams {
+        graph_n: 24,
+        ..params(2)
+    })
+    .unwrap();
+    got.push(small.coarse_tier().unwrap().hash());
+    let want: [u64; 3] = [0x2a4296379528c273, 0x16e6a187715edaf9, 0xcd21a84d1b25af9b];
+    assert_eq!(
+        got, want,
+        "version-2 hashes moved ({got:#018x?}); a deliberate change is a new generator version"
+    );
+}
