@@ -1,10 +1,10 @@
 //! Chunk requests and sampled chunks: which layers, which edge mode, and
 //! the JSON shape served to clients.
 
+use crate::PlanetError;
 use crate::biome::Biome;
 use crate::projection::CubeFace;
 use crate::space::{CHUNK_SIZE, ChunkAddress};
-use crate::{GENERATOR_VERSION, PlanetError};
 use serde::{Deserialize, Serialize};
 
 /// Whether a chunk repeats its neighbours' first row and column.
@@ -160,6 +160,8 @@ pub struct Chunk {
     pub humidity: Vec<f32>,
     /// Biomes.
     pub biome: Vec<Biome>,
+    /// The generator version of the planet it was sampled from.
+    pub generator_version: u32,
 }
 
 /// The JSON of a chunk (serialise with serde). Layers not requested are
@@ -226,7 +228,7 @@ impl Chunk {
             height: self.size,
             edge: self.edge.name(),
             metres_per_sample: self.metres_per_sample,
-            generator_version: GENERATOR_VERSION,
+            generator_version: self.generator_version,
             layers: JsonLayers {
                 height: some_if(&self.height),
                 temperature: some_if(&self.temperature),
@@ -260,7 +262,7 @@ impl Chunk {
             cx: self.address.cx,
             cy: self.address.cy,
             edge: self.edge.name(),
-            generator_version: GENERATOR_VERSION,
+            generator_version: self.generator_version,
         }
     }
 }

@@ -78,12 +78,15 @@ mod climate;
 pub mod distortion;
 mod error;
 pub mod geo;
+pub mod geology;
+pub mod graph;
 pub mod layers;
 mod params;
 mod planet;
 pub mod projection;
 pub mod space;
 mod terrain;
+pub mod tier;
 pub mod tile;
 pub mod view;
 
@@ -91,12 +94,22 @@ pub use biome::Biome;
 pub use chunk::{Chunk, ChunkRequest, Edge, Layers};
 pub use error::PlanetError;
 pub use geo::{Dir, LatLon};
-pub use params::{DEFAULT_SEED, PlanetParams};
+pub use geology::{BoundaryKind, GeologySamples, Plates};
+pub use params::{DEFAULT_GRAPH_N, DEFAULT_SEED, GRAPH_N_RANGE, PLATE_COUNT_RANGE, PlanetParams};
 pub use planet::{Planet, Samples};
 pub use projection::{CubeFace, MapPoint, Projection};
 pub use space::{CHUNK_SIZE, ChunkAddress, PlanetSpace};
 pub use tile::TileRequest;
 
-/// The version of the planet function. Bump it whenever any sample of any
-/// planet changes (the golden hashes in the tests say when).
+/// The first version of the planet function (noise belts), and what a
+/// parameter object without `generator_version` means. Its samples never
+/// change (the golden hashes in the tests hold them). Services that pin
+/// one version for every planet still pin this one; a planet's own version
+/// is [`PlanetParams::generator_version`] ([`Planet::generator_version`]).
 pub const GENERATOR_VERSION: u32 = 1;
+
+/// The newest version of the planet function (plates, §2.1 of the geology
+/// design): the default of new planets. Every version from
+/// [`GENERATOR_VERSION`] to this one is generated side by side; a change
+/// to any sample of a version means a new version, never drift.
+pub const LATEST_GENERATOR_VERSION: u32 = 2;

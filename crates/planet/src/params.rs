@@ -1,7 +1,7 @@
 //! The planet's parameters: the only thing ever stored about a planet.
 //! Everything else (every chunk, tile and preview) is regenerated from them.
 
-use crate::{GENERATOR_VERSION, PlanetError};
+use crate::{GENERATOR_VERSION, LATEST_GENERATOR_VERSION, PlanetError};
 use serde::{Deserialize, Serialize};
 
 /// The seed of the default planet.
@@ -46,10 +46,38 @@ pub struct PlanetParams {
     pub axial_tilt: f64,
     /// Sunlight relative to Earth's, 0.25 ..= 4. Default 1.
     pub solar_intensity: f64,
-    /// The generator version these parameters were made for; must equal
-    /// [`GENERATOR_VERSION`] of this build. Default: this build's version.
+    /// The generator version these parameters were made for: 1 (noise
+    /// belts) or 2 (plates, [`LATEST_GENERATOR_VERSION`]). Versions live
+    /// side by side: a planet keeps its version, and version 1 keeps its
+    /// bytes forever. [`PlanetParams::default`] is the latest; a JSON
+    /// object *without* this field is version 1, because every record
+    /// written before versions existed side by side was version 1 (the
+    /// service stores normalised parameters, which always carry the
+    /// field, so this only decides hand-written or pre-versioning JSON;
+    /// creators that want the latest must say so or start from the
+    /// default).
+    #[serde(default = "legacy_version")]
     pub generator_version: u32,
+    /// Version 2: cells along a cube-face edge of the coarse sphere graph
+    /// (6·N² cells), 16 ..= 1024. Default 408 (998,784 cells, ~22.6 km on
+    /// Earth). Ignored by version 1.
+    pub graph_n: u32,
+    /// Version 2: number of tectonic plates, 8 ..= 40, or 0 to derive it
+    /// from the seed. Default 0. Ignored by version 1.
+    pub plate_count: u32,
 }
+
+/// What a parameter object without `generator_version` means.
+fn legacy_version() -> u32 {
+    GENERATOR_VERSION
+}
+
+/// Default cells along a cube-face edge of the sphere graph.
+pub const DEFAULT_GRAPH_N: u32 = 408;
+/// Allowed range of [`PlanetParams::graph_n`].
+pub const GRAPH_N_RANGE: std::ops::RangeInclusive<u32> = 16..=1024;
+/// Allowed range of an explicit [`PlanetParams::plate_count`].
+pub const PLATE_COUNT_RANGE: std::ops::RangeInclusive<u32> = 8..=40;
 
 impl Default for PlanetParams {
     fn default() -> Self {
@@ -62,7 +90,9 @@ impl Default for PlanetParams {
             humidity_global: 0.5,
             axial_tilt: 23.44,
             solar_intensity: 1.0,
-            generator_version: GENERATOR_VERSION,
+            generator_version: LATEST_GENERATOR_VERSION,
+            graph_n: DEFAULT_GRAPH_N,
+            plate_count: 0,
         }
     }
 }
@@ -85,11 +115,27 @@ fn in_range(
 impl PlanetParams {
     /// Checks every parameter, naming the first one out of range.
     pub fn validate(&self) -> Result<(), PlanetError> {
-        if self.generator_version != GENERATOR_VERSION {
+        if !(GENERATOR_VERSION..=LATEST_GENERATOR_VERSION).contains(&self.generator_version) {
             return Err(PlanetError::param(
                 "generator_version",
                 self.generator_version,
-                format!("{GENERATOR_VERSION} (the version this build generates)"),
+                format!(
+                    "in {GENERATOR_VERSION} ..= {LATEST_GENERATOR_VERSION} (the versions this build generates)"
+                ),
+            ));
+        }
+        if !GRAPH_N_RANGE.contains(&self.graph_n) {
+            return Err(PlanetError::param(
+                "graph_n",
+                self.graph_n,
+                "in 16 ..= 1024 (cells along a cube-face edge of the sphere graph)",
+            ));
+        }
+        if self.plate_count != 0 && !PLATE_COUNT_RANGE.contains(&self.plate_count) {
+            return Err(PlanetError::param(
+                "plate_count",
+                self.plate_count,
+                "0 (derived from the seed) or in 8 ..= 40",
             ));
         }
         in_range(
@@ -166,6 +212,12 @@ impl PlanetParams {
             bytes.extend_from_slice(&v.to_bits().to_le_bytes());
         }
         bytes.extend_from_slice(&self.generator_version.to_le_bytes());
+        // Version 1 ignores the newer fields: leaving them out keeps every
+        // version-1 hash (and so every pinned URL and ETag) as it was.
+        if self.generator_version >= 2 {
+            bytes.extend_from_slice(&self.graph_n.to_le_bytes());
+            bytes.extend_from_slice(&self.plate_count.to_le_bytes());
+        }
         mangekyo_core::hash::fnv1a64(&bytes)
     }
 }
@@ -187,7 +239,7 @@ mod tests {
 
     #[test]
     fn every_bad_field_is_named() {
-        let cases: [(Spoil, &str); 12] = [
+        let cases: [(Spoil, &str); 16] = [
             (|p| p.radius = -1.0, "radius"),
             (|p| p.radius = f64::NAN, "radius"),
             (|p| p.pixel_size = 0.0, "pixel_size"),
@@ -200,9 +252,13 @@ mod tests {
             (|p| p.solar_intensity = 0.0, "solar_intensity"),
             (|p| p.generator_version = 0, "generator_version"),
             (
-                |p| p.generator_version = GENERATOR_VERSION + 1,
+                |p| p.generator_version = LATEST_GENERATOR_VERSION + 1,
                 "generator_version",
             ),
+            (|p| p.graph_n = 15, "graph_n"),
+            (|p| p.graph_n = 1025, "graph_n"),
+            (|p| p.plate_count = 7, "plate_count"),
+            (|p| p.plate_count = 41, "plate_count"),
         ];
         for (spoil, field) in cases {
             let mut p = PlanetParams::default();
@@ -227,8 +283,20 @@ mod tests {
         let back: PlanetParams = serde_json::from_str(&text).unwrap();
         assert_eq!(p, back);
         let partial: PlanetParams =
-            serde_json::from_str(r#"{"seed": 9, "axial_tilt": 40.0}"#).unwrap();
+            serde_json::from_str(r#"{"seed": 9, "axial_tilt": 40.0, "generator_version": 2}"#)
+                .unwrap();
         assert_eq!(partial, p);
+        // Without a version, a record is from before versions 1 and 2
+        // lived side by side: version 1.
+        let old: PlanetParams = serde_json::from_str(r#"{"seed": 9, "axial_tilt": 40.0}"#).unwrap();
+        assert_eq!(old.generator_version, 1);
+        assert_eq!(
+            old,
+            PlanetParams {
+                generator_version: 1,
+                ..p
+            }
+        );
         let err = serde_json::from_str::<PlanetParams>(r#"{"radus": 5}"#).unwrap_err();
         assert!(err.to_string().contains("radus"), "{err}");
     }
@@ -240,5 +308,22 @@ mod tests {
         b.solar_intensity = 1.0000001;
         assert_eq!(a.content_hash(), PlanetParams::default().content_hash());
         assert_ne!(a.content_hash(), b.content_hash());
+        let mut c = a;
+        c.graph_n = 129;
+        assert_ne!(a.content_hash(), c.content_hash());
+    }
+
+    #[test]
+    fn version_1_hashes_ignore_the_version_2_fields() {
+        let v1 = PlanetParams {
+            generator_version: 1,
+            ..PlanetParams::default()
+        };
+        let other = PlanetParams {
+            graph_n: 100,
+            plate_count: 12,
+            ..v1
+        };
+        assert_eq!(v1.content_hash(), other.content_hash());
     }
 }

@@ -5,12 +5,15 @@ use crate::biome::Biome;
 use crate::chunk::{Chunk, ChunkRequest, Layers};
 use crate::climate::{Climate, ocean_nearness};
 use crate::geo::Dir;
+use crate::geology::{self, GeologySamples, Plates};
 use crate::layers::{Detail, Layer, NoiseBackend, Noises, Positions};
 use crate::space::PlanetSpace;
 use crate::terrain::{self, BLOCK, Scratch, Shape};
+use crate::tier::CoarseTier;
 use crate::{PlanetError, PlanetParams};
-use mangekyo_core::noise::Noise;
+use mangekyo_core::noise::{Level, Noise};
 use rayon::prelude::*;
+use std::sync::{Arc, OnceLock};
 
 /// A planet, ready to sample. Built once from its parameters (which it
 /// validates); cheap to share between threads (`Send + Sync`).
@@ -21,6 +24,11 @@ pub struct Planet {
     noises: Noises,
     shape: Shape,
     climate: Climate,
+    /// Version 2 only: the plate layout.
+    plates: Option<Plates>,
+    /// Version 2 only: the coarse tier, computed on first use and shared
+    /// by clones (a cache: it changes no sample).
+    tier: Arc<OnceLock<Arc<CoarseTier>>>,
 }
 
 /// Samples at arbitrary directions, one entry per direction in each
@@ -46,6 +54,7 @@ struct Work {
     temperature: Vec<f32>,
     humidity: Vec<f32>,
     noise: Vec<f32>,
+    geology: GeologySamples,
 }
 
 impl Planet {
@@ -63,13 +72,95 @@ impl Planet {
             params.solar_intensity,
             params.humidity_global,
         );
+        let plates = (params.generator_version >= 2).then(|| {
+            Plates::new(
+                params.seed,
+                params.radius,
+                geology::plate_count(params.seed, params.plate_count),
+            )
+        });
         Ok(Planet {
             params,
             space,
             noises,
             shape,
             climate,
+            plates,
+            tier: Arc::new(OnceLock::new()),
         })
+    }
+
+    /// The generator version it samples (its parameters').
+    pub fn generator_version(&self) -> u32 {
+        self.params.generator_version
+    }
+
+    /// The plate layout (version 2 and later; `None` for version 1).
+    pub fn plates(&self) -> Option<&Plates> {
+        self.plates.as_ref()
+    }
+
+    /// The coarse tier T1 (version 2): computed on first use, once per
+    /// planet value and its clones, on the current rayon pool. Version 1
+    /// has none and refuses by naming `generator_version`.
+    pub fn coarse_tier(&self) -> Result<Arc<CoarseTier>, PlanetError> {
+        self.require_plates()?;
+        Ok(Arc::clone(self.tier.get_or_init(|| {
+            Arc::new(CoarseTier::compute(self, Level::best()))
+        })))
+    }
+
+    pub(crate) fn require_plates(&self) -> Result<&Plates, PlanetError> {
+        self.plates.as_ref().ok_or_else(|| {
+            PlanetError::param(
+                "generator_version",
+                self.params.generator_version,
+                "2 or later (plates exist from version 2)",
+            )
+        })
+    }
+
+    /// The `plate` (id) and `uplift` (metres) layers of one chunk, on the
+    /// same samples as [`Planet::sample_chunk`] (version 2). They are kept
+    /// out of [`Layers`] so version-1 chunk formats keep every byte.
+    pub fn sample_chunk_geology(&self, req: &ChunkRequest) -> Result<GeologySamples, PlanetError> {
+        self.require_plates()?;
+        self.space.check(&req.address)?;
+        let dirs = self
+            .space
+            .directions_unchecked(&req.address, req.edge.size());
+        let detail = self.detail_at_lod(req.address.lod);
+        let mut geo = GeologySamples::default();
+        self.evaluate_full(
+            &self.noises,
+            Level::best(),
+            &detail,
+            &dirs,
+            Layers::HEIGHT,
+            Some(&mut geo),
+        );
+        Ok(geo)
+    }
+
+    /// The `plate` and `uplift` layers at arbitrary unit directions
+    /// (version 2), at a sample spacing of `spacing` metres.
+    pub fn sample_geology(
+        &self,
+        dirs: &[Dir],
+        spacing: f64,
+    ) -> Result<GeologySamples, PlanetError> {
+        self.require_plates()?;
+        check_dirs(dirs, spacing)?;
+        let mut geo = GeologySamples::default();
+        self.evaluate_full(
+            &self.noises,
+            Level::best(),
+            &self.detail(spacing),
+            dirs,
+            Layers::HEIGHT,
+            Some(&mut geo),
+        );
+        Ok(geo)
     }
 
     /// The parameters it was built from.
@@ -132,6 +223,7 @@ impl Planet {
             temperature: s.temperature,
             humidity: s.humidity,
             biome: s.biome,
+            generator_version: self.params.generator_version,
         })
     }
 
@@ -149,23 +241,7 @@ impl Planet {
         spacing: f64,
         layers: Layers,
     ) -> Result<Samples, PlanetError> {
-        if !(spacing.is_finite() && spacing > 0.0) {
-            return Err(PlanetError::address(
-                "spacing",
-                spacing,
-                "a finite number of metres > 0",
-            ));
-        }
-        for (k, d) in dirs.iter().enumerate() {
-            let n2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-            if (n2 - 1.0).abs() >= 1e-9 || n2.is_nan() {
-                return Err(PlanetError::address(
-                    "direction",
-                    format!("#{k} {d:?}"),
-                    "a unit vector",
-                ));
-            }
-        }
+        check_dirs(dirs, spacing)?;
         Ok(self.evaluate(&self.noises, &self.detail(spacing), dirs, layers))
     }
 
@@ -177,17 +253,37 @@ impl Planet {
         dirs: &[Dir],
         layers: Layers,
     ) -> Samples {
+        self.evaluate_full(backend, Level::best(), detail, dirs, layers, None)
+    }
+
+    /// [`Planet::evaluate`] with the plate warp's SIMD level chosen and,
+    /// for version 2, the `plate` and `uplift` layers collected.
+    pub(crate) fn evaluate_full(
+        &self,
+        backend: &dyn NoiseBackend,
+        level: Level,
+        detail: &Detail,
+        dirs: &[Dir],
+        layers: Layers,
+        mut geo: Option<&mut GeologySamples>,
+    ) -> Samples {
         let mut out = Samples::default();
         let mut work = Work::default();
         for block in dirs.chunks(BLOCK) {
-            self.evaluate_block(backend, detail, block, layers, &mut work, &mut out);
+            self.evaluate_block(backend, level, detail, block, layers, &mut work, &mut out);
+            if let Some(g) = geo.as_deref_mut() {
+                g.plate.extend_from_slice(&work.geology.plate);
+                g.uplift.extend_from_slice(&work.geology.uplift);
+            }
         }
         out
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn evaluate_block(
         &self,
         backend: &dyn NoiseBackend,
+        level: Level,
         detail: &Detail,
         dirs: &[Dir],
         layers: Layers,
@@ -203,6 +299,7 @@ impl Planet {
             temperature,
             humidity,
             noise,
+            geology: geo,
         } = w;
         for (axis, p) in buf.iter_mut().enumerate() {
             p.clear();
@@ -217,8 +314,29 @@ impl Planet {
             v.clear();
             v.resize(n, 0.0);
         }
-        if need_height {
-            terrain::heights(backend, detail, &self.shape, pos, scratch, height);
+        geo.plate.clear();
+        geo.uplift.clear();
+        match (&self.plates, need_height) {
+            (_, false) => {}
+            (None, true) => terrain::heights(backend, detail, &self.shape, pos, scratch, height),
+            (Some(plates), true) => {
+                terrain::land(backend, detail, &self.shape, pos, &mut scratch.land);
+                geology::uplift_block(
+                    plates,
+                    backend,
+                    detail,
+                    self.shape.threshold,
+                    self.params.plate_activity,
+                    r,
+                    level,
+                    dirs,
+                    &scratch.land,
+                    geo,
+                );
+                let land = std::mem::take(&mut scratch.land);
+                terrain::heights_v2(backend, detail, pos, &land, &geo.uplift, scratch, height);
+                scratch.land = land;
+            }
         }
         if need_temperature {
             terrain::fill(backend, detail, Layer::Temperature, pos, noise);
@@ -267,4 +385,26 @@ impl Planet {
             out[i] = self.climate.humidity(dirs[i][2], nearness, noise[i]);
         }
     }
+}
+
+/// Checks a sample spacing and that every direction is a unit vector.
+fn check_dirs(dirs: &[Dir], spacing: f64) -> Result<(), PlanetError> {
+    if !(spacing.is_finite() && spacing > 0.0) {
+        return Err(PlanetError::address(
+            "spacing",
+            spacing,
+            "a finite number of metres > 0",
+        ));
+    }
+    for (k, d) in dirs.iter().enumerate() {
+        let n2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        if (n2 - 1.0).abs() >= 1e-9 || n2.is_nan() {
+            return Err(PlanetError::address(
+                "direction",
+                format!("#{k} {d:?}"),
+                "a unit vector",
+            ));
+        }
+    }
+    Ok(())
 }

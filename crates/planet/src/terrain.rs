@@ -172,6 +172,111 @@ fn add_mountains(
     }
 }
 
+/// Version 2: the large-scale hypsometry of the land field, metres. Land
+/// rises gently (lowlands and shields; high ground comes from uplift),
+/// the sea floor steps down a shelf and a continental slope to an abyssal
+/// plain, where ridges and trenches come from the plates.
+#[inline]
+pub(crate) fn base_height_v2(land: f32) -> f32 {
+    if land >= 0.0 {
+        V2_LOWLAND_M + V2_PLAIN_M * land.min(0.6)
+    } else {
+        let s = -land;
+        -(SHELF_M * (s / SHELF_WIDTH).min(1.0)
+            + V2_ABYSS_M * smoothstep(0.5 * SHELF_WIDTH, V2_SLOPE_END, s))
+    }
+}
+
+/// Version 2: height of the coast's landward edge, metres.
+pub const V2_LOWLAND_M: f32 = 60.0;
+/// Version 2: metres per land-field unit inland.
+pub const V2_PLAIN_M: f32 = 1500.0;
+/// Version 2: abyssal plain below the shelf edge, metres.
+pub const V2_ABYSS_M: f32 = 4300.0;
+/// Version 2: continental slope ends this far offshore (land-field units).
+pub const V2_SLOPE_END: f32 = 0.09;
+
+/// Version 2 heights from the land field and the tectonic uplift: ridged
+/// ranges scale with positive uplift (mountains where plates converge),
+/// trenches and rifts are the negative uplift, and detail amplitude
+/// follows relief.
+pub(crate) fn heights_v2(
+    backend: &dyn NoiseBackend,
+    detail: &Detail,
+    pos: Positions<'_>,
+    land: &[f32],
+    uplift: &[f32],
+    s: &mut Scratch,
+    out: &mut [f32],
+) {
+    let n = out.len();
+    for v in [&mut s.detail, &mut s.mask, &mut s.belt] {
+        v.clear();
+        v.resize(n, 0.0);
+    }
+    // The abyss is not flat: broad swells and basins (the belt layer,
+    // which version 2 does not need for mountains) spread its depths as
+    // sea-floor age and hotspots do on Earth.
+    fill(backend, detail, Layer::Belt, pos, &mut s.belt);
+    for i in 0..n {
+        let u = uplift[i];
+        s.mask[i] = u.max(0.0);
+        let abyss = smoothstep(0.5 * SHELF_WIDTH, V2_SLOPE_END, -land[i]);
+        // The ridged texture is centred on the uplift (0.55 + 0.9·crest²
+        // has mean ≈ 0.85), so a belt keeps its height and gains peaks.
+        out[i] = base_height_v2(land[i])
+            + 0.85 * s.mask[i]
+            + u.min(0.0)
+            + V2_ABYSS_SWELL_M * abyss * s.belt[i];
+    }
+    s.index.clear();
+    s.index.extend((0..n).filter(|&i| s.mask[i] > RIDGE_FROM_M));
+    if !s.index.is_empty() && detail.octaves(Layer::Ridge) > 0 {
+        let axes = [pos.x, pos.y, pos.z];
+        for (g, axis) in s.gathered.iter_mut().zip(axes) {
+            g.clear();
+            g.extend(s.index.iter().map(|&i| axis[i]));
+        }
+        s.ridge.clear();
+        s.ridge.resize(s.index.len(), 0.0);
+        let [gx, gy, gz] = &s.gathered;
+        let gathered = Positions {
+            x: gx,
+            y: gy,
+            z: gz,
+        };
+        backend.fill(
+            Layer::Ridge,
+            detail.octaves(Layer::Ridge),
+            gathered,
+            &mut s.ridge,
+        );
+        for (&i, &r) in s.index.iter().zip(&s.ridge) {
+            let crest = 0.5 * (r + 1.0);
+            // Faded in above RIDGE_FROM_M, so skipping low uplift leaves
+            // no step.
+            let fade = smoothstep(RIDGE_FROM_M, 3.0 * RIDGE_FROM_M, s.mask[i]);
+            out[i] += fade * s.mask[i] * (0.9 * crest * crest - 0.3);
+        }
+    }
+    fill(backend, detail, Layer::Detail, pos, &mut s.detail);
+    for ((h, d), m) in out.iter_mut().zip(&s.detail).zip(&s.mask) {
+        let relief = m + 0.05 * h.abs().min(6000.0);
+        *h += d * (DETAIL_FLAT_M + V2_DETAIL_RELIEF * relief);
+    }
+}
+
+/// Version 2: depth variation of the abyssal plain per unit of the belt
+/// layer (which spans about ±0.6), metres.
+pub const V2_ABYSS_SWELL_M: f32 = 1400.0;
+
+/// Version 2: uplift (metres) below which ranges get no ridged texture
+/// (the ridge layer is evaluated only above it).
+const RIDGE_FROM_M: f32 = 60.0;
+
+/// Version 2: detail amplitude per metre of relief.
+pub const V2_DETAIL_RELIEF: f32 = 0.35;
+
 /// Fills `out` with `layer` at the octaves `detail` keeps (zero if none).
 pub(crate) fn fill(
     backend: &dyn NoiseBackend,

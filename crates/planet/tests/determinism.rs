@@ -23,6 +23,14 @@ fn hashes(c: &Chunk) -> [u64; 4] {
     ]
 }
 
+/// The default planet at generator version `v`.
+fn params(v: u32) -> PlanetParams {
+    PlanetParams {
+        generator_version: v,
+        ..PlanetParams::default()
+    }
+}
+
 fn request(projection: Projection, lod: u32, cx: u32, cy: u32) -> ChunkRequest {
     ChunkRequest {
         address: ChunkAddress {
@@ -141,7 +149,8 @@ const GOLDEN: [(Projection, u32, u32, u32, [u64; 4]); 8] = [
 
 #[test]
 fn golden_chunks_of_the_default_planet() {
-    let planet = Planet::new(PlanetParams::default()).unwrap();
+    let v = 1;
+    let planet = Planet::new(params(v)).unwrap();
     let mut report = String::new();
     let mut ok = true;
     for (p, lod, cx, cy, want) in GOLDEN {
@@ -176,10 +185,20 @@ fn batch() -> Vec<ChunkRequest> {
 
 #[test]
 fn alone_in_a_batch_and_on_any_number_of_threads_agree() {
+    alone_in_a_batch_and_on_any_number_of_threads_agree_at(1);
+}
+
+/// The same on a version-2 (plates) planet.
+#[test]
+fn alone_in_a_batch_and_on_any_number_of_threads_agree_v2() {
+    alone_in_a_batch_and_on_any_number_of_threads_agree_at(2);
+}
+
+fn alone_in_a_batch_and_on_any_number_of_threads_agree_at(v: u32) {
     let planet = Planet::new(PlanetParams {
         radius: 1.0e6,
         pixel_size: 5.0,
-        ..PlanetParams::default()
+        ..params(v)
     })
     .unwrap();
     let reqs = batch();
@@ -216,10 +235,20 @@ fn alone_in_a_batch_and_on_any_number_of_threads_agree() {
 
 #[test]
 fn the_point_api_agrees_with_chunks() {
+    the_point_api_agrees_with_chunks_at(1);
+}
+
+/// The same on a version-2 (plates) planet.
+#[test]
+fn the_point_api_agrees_with_chunks_v2() {
+    the_point_api_agrees_with_chunks_at(2);
+}
+
+fn the_point_api_agrees_with_chunks_at(v: u32) {
     let planet = Planet::new(PlanetParams {
         radius: 1.0e6,
         pixel_size: 5.0,
-        ..PlanetParams::default()
+        ..params(v)
     })
     .unwrap();
     for p in Projection::ALL {
@@ -244,11 +273,21 @@ fn the_point_api_agrees_with_chunks() {
 
 #[test]
 fn the_same_parameters_give_the_same_planet_and_others_do_not() {
-    let a = Planet::new(PlanetParams::default()).unwrap();
-    let b = Planet::new(PlanetParams::default()).unwrap();
+    the_same_parameters_give_the_same_planet_and_others_do_not_at(1);
+}
+
+/// The same on a version-2 (plates) planet.
+#[test]
+fn the_same_parameters_give_the_same_planet_and_others_do_not_v2() {
+    the_same_parameters_give_the_same_planet_and_others_do_not_at(2);
+}
+
+fn the_same_parameters_give_the_same_planet_and_others_do_not_at(v: u32) {
+    let a = Planet::new(params(v)).unwrap();
+    let b = Planet::new(params(v)).unwrap();
     let c = Planet::new(PlanetParams {
         seed: 43,
-        ..PlanetParams::default()
+        ..params(v)
     })
     .unwrap();
     let r = request(Projection::TangentCube, 9, 36, 19);
@@ -259,4 +298,30 @@ fn the_same_parameters_give_the_same_planet_and_others_do_not() {
     );
     assert_eq!(ha, hb);
     assert_ne!(ha[0], hc[0]);
+}
+
+/// Version 2's own golden hashes (a chunk of each kind and the coarse
+/// tier's blob at N = 24): any drift in plates, hypsometry or the blob
+/// layout shows here and needs a new version, never a silent change.
+#[test]
+fn golden_chunks_and_tier_of_a_version_2_planet() {
+    let planet = Planet::new(params(2)).unwrap();
+    let mut got = Vec::new();
+    for (p, lod, cx, cy) in [
+        (Projection::TangentCube, 9, 67, 98),
+        (Projection::Octahedral, 9, 70, 43),
+    ] {
+        got.push(hashes(&planet.sample_chunk(&request(p, lod, cx, cy)).unwrap())[0]);
+    }
+    let small = Planet::new(PlanetParams {
+        graph_n: 24,
+        ..params(2)
+    })
+    .unwrap();
+    got.push(small.coarse_tier().unwrap().hash());
+    let want: [u64; 3] = [0x2a4296379528c273, 0x16e6a187715edaf9, 0xe7c76c02b80e2fd4];
+    assert_eq!(
+        got, want,
+        "version-2 hashes moved ({got:#018x?}); a deliberate change is a new generator version"
+    );
 }

@@ -12,8 +12,9 @@ use std::collections::BTreeMap;
 const N: usize = CHUNK_SIZE as usize + 1;
 
 /// A small planet (cube faces of 76 chunks at lod 0, 38 at max lod 1).
-fn small() -> Planet {
+fn small(v: u32) -> Planet {
     Planet::new(PlanetParams {
+        generator_version: v,
         radius: 250_000.0,
         pixel_size: 20.0,
         ..PlanetParams::default()
@@ -23,8 +24,9 @@ fn small() -> Planet {
 
 /// A tiny planet (3 chunks along a cube face edge) whose edges can be
 /// swept completely.
-fn tiny() -> Planet {
+fn tiny(v: u32) -> Planet {
     Planet::new(PlanetParams {
+        generator_version: v,
         radius: 10_000.0,
         pixel_size: 20.0,
         ..PlanetParams::default()
@@ -32,8 +34,12 @@ fn tiny() -> Planet {
     .unwrap()
 }
 
-fn earth() -> Planet {
-    Planet::new(PlanetParams::default()).unwrap()
+fn earth(v: u32) -> Planet {
+    Planet::new(PlanetParams {
+        generator_version: v,
+        ..PlanetParams::default()
+    })
+    .unwrap()
 }
 
 /// Samples chunks once each (all layers, shared edges).
@@ -130,7 +136,17 @@ fn check_neighbours(planet: &Planet, projection: Projection, lod: u32, spots: &[
 
 #[test]
 fn neighbouring_chunks_share_their_edges_in_every_projection() {
-    let (small, earth) = (small(), earth());
+    neighbouring_chunks_share_their_edges_in_every_projection_at(1);
+}
+
+/// The same on a version-2 (plates) planet.
+#[test]
+fn neighbouring_chunks_share_their_edges_in_every_projection_v2() {
+    neighbouring_chunks_share_their_edges_in_every_projection_at(2);
+}
+
+fn neighbouring_chunks_share_their_edges_in_every_projection_at(v: u32) {
+    let (small, earth) = (small(v), earth(v));
     for projection in Projection::ALL {
         for lod in [0, small.space().max_lod()] {
             let (w, h) = small.space().chunk_grid(projection, lod);
@@ -151,7 +167,17 @@ fn neighbouring_chunks_share_their_edges_in_every_projection() {
 
 #[test]
 fn the_date_line_and_the_poles_are_one_set_of_points() {
-    let planet = small();
+    the_date_line_and_the_poles_are_one_set_of_points_at(1);
+}
+
+/// The same on a version-2 (plates) planet.
+#[test]
+fn the_date_line_and_the_poles_are_one_set_of_points_v2() {
+    the_date_line_and_the_poles_are_one_set_of_points_at(2);
+}
+
+fn the_date_line_and_the_poles_are_one_set_of_points_at(v: u32) {
+    let planet = small(v);
     let mut chunks = Chunks::new(&planet);
     let p = Projection::Equirectangular;
     let lod = 0;
@@ -185,7 +211,17 @@ fn the_date_line_and_the_poles_are_one_set_of_points() {
 
 #[test]
 fn the_octahedral_border_folds_onto_itself() {
-    for (planet, all_layers) in [(small(), true), (earth(), false)] {
+    the_octahedral_border_folds_onto_itself_at(1);
+}
+
+/// The same on a version-2 (plates) planet.
+#[test]
+fn the_octahedral_border_folds_onto_itself_v2() {
+    the_octahedral_border_folds_onto_itself_at(2);
+}
+
+fn the_octahedral_border_folds_onto_itself_at(v: u32) {
+    for (planet, all_layers) in [(small(v), true), (earth(v), false)] {
         let mut chunks = if all_layers {
             Chunks::new(&planet)
         } else {
@@ -323,7 +359,17 @@ fn check_cube_edges(planet: &Planet, p: Projection, lod: u32, along: &[u64]) {
 
 #[test]
 fn every_cube_edge_joins_bit_for_bit() {
-    let planet = tiny();
+    every_cube_edge_joins_bit_for_bit_at(1);
+}
+
+/// The same on a version-2 (plates) planet.
+#[test]
+fn every_cube_edge_joins_bit_for_bit_v2() {
+    every_cube_edge_joins_bit_for_bit_at(2);
+}
+
+fn every_cube_edge_joins_bit_for_bit_at(v: u32) {
+    let planet = tiny(v);
     let all: Vec<u64> = (0..planet.space().quarter_chunks()).collect();
     for p in [Projection::Cube, Projection::TangentCube] {
         check_cube_edges(&planet, p, 0, &all);
@@ -332,10 +378,28 @@ fn every_cube_edge_joins_bit_for_bit() {
 
 #[test]
 fn cube_edges_join_on_an_earth_sized_planet() {
-    let planet = earth();
+    cube_edges_join_on_an_earth_sized_planet_at(1);
+}
+
+/// The same on a version-2 (plates) planet.
+#[test]
+fn cube_edges_join_on_an_earth_sized_planet_v2() {
+    cube_edges_join_on_an_earth_sized_planet_at(2);
+}
+
+fn cube_edges_join_on_an_earth_sized_planet_at(v: u32) {
+    let planet = earth(v);
     for p in [Projection::Cube, Projection::TangentCube] {
         let per = planet.space().chunk_grid(p, 9).0 / 3;
-        check_cube_edges(&planet, p, 9, &[0, per / 2, per - 1]);
+        // Version 2 costs ~1.6× per sample (plates, crust across): its CI
+        // run checks both ends of every edge (the corners) and leaves the
+        // middle to `every_earth_cube_edge_chunk_v2`'s strided sweep.
+        let along: &[u64] = if v == 1 {
+            &[0, per / 2, per - 1]
+        } else {
+            &[0, per - 1]
+        };
+        check_cube_edges(&planet, p, 9, along);
     }
     // And at full detail, one chunk at each end of every edge.
     let per = planet.space().quarter_chunks();
@@ -350,7 +414,17 @@ fn cube_edges_join_on_an_earth_sized_planet() {
 /// --test seams every_earth_cube_edge_chunk -- --nocapture`.
 #[test]
 fn every_earth_cube_edge_chunk() {
-    let planet = earth();
+    every_earth_cube_edge_chunk_at(1);
+}
+
+/// The same on a version-2 (plates) planet.
+#[test]
+fn every_earth_cube_edge_chunk_v2() {
+    every_earth_cube_edge_chunk_at(2);
+}
+
+fn every_earth_cube_edge_chunk_at(v: u32) {
+    let planet = earth(v);
     let per = planet.space().chunk_grid(Projection::TangentCube, 9).0 / 3;
     let full = std::env::var("MANGEKYO_SLOW_TESTS").as_deref() == Ok("1");
     let stride = if full { 1 } else { 16 };

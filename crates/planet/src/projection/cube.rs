@@ -101,7 +101,7 @@ impl CubeFace {
     }
 
     /// The face whose centre is closest to `d` (ties: x before y before z).
-    fn of(d: Dir) -> CubeFace {
+    pub(crate) fn of(d: Dir) -> CubeFace {
         let [ax, ay, az] = [d[0].abs(), d[1].abs(), d[2].abs()];
         if ax >= ay && ax >= az {
             if d[0] >= 0.0 {

@@ -15,7 +15,7 @@
 //! and poles) the formulas build *the same* unnormalised vector from both,
 //! so both samples have the same bits.
 
-mod cube;
+pub(crate) mod cube;
 mod equirect;
 mod octahedral;
 

@@ -1,0 +1,803 @@
+//! Plates as a pure function of the direction (tier T0 of
+//! `spec/planet-geology.md` §2.1): no simulation, so continents and
+//! mountain belts do not depend on any grid resolution.
+//!
+//! ```text
+//! seeds s_k, Euler vectors ω_k      hashes of (seed, k): never an RNG in traversal order
+//! q      = normalize(p + a·warp(p))  domain-warped spherical Voronoi
+//! a, b   = the two seeds nearest q;  d = (acos(q·s_b) − acos(q·s_a)) / 2
+//! n      = tangential part of s_b − s_a;  v = (ω_b − ω_a) × q
+//! c      = −v·n  (> 0: converging)        shear = |v − (v·n) n|
+//! U      = plate_activity · profile(d, c, crust here, crust across) + sutures
+//! ```
+//! Distances are measured as angles and expressed in "Earth kilometres"
+//! (angle × 6371 km), as the noise wavelengths scale with the radius: every
+//! planet has Earth's proportions.
+
+use crate::geo::{Dir, cross, dot, normalise};
+use crate::layers::{Detail, Layer, NoiseBackend, Positions};
+use mangekyo_core::hash::{fnv1a64, mix64};
+pub use mangekyo_core::noise::Level;
+use mangekyo_core::noise::{Fractal, Kernel, Noise, NoiseParams};
+use serde::Serialize;
+
+/// Kilometres per radian of the profiles (Earth's radius).
+pub const KM_PER_RADIAN: f64 = 6371.0;
+/// How far the Voronoi's domain warp moves a point, in radians: bends
+/// boundaries into arcs without shredding plates.
+pub const PLATE_WARP: f64 = 0.22;
+/// Convergence (mm/yr) at which profiles reach 5/7 of their height.
+const RATE_SCALE: f64 = 40.0;
+/// Beyond this distance from a boundary no profile contributes.
+const PROFILE_REACH_KM: f64 = 760.0;
+/// Fewest plates derived from a seed (`plate_count = 0`) ..
+const DERIVED_MIN: u32 = 10;
+/// .. and how many more at most.
+const DERIVED_SPAN: u64 = 15;
+/// Octaves of the continent field read for the crust across a boundary.
+const CRUST_OCTAVES: usize = 3;
+/// Old sutures (a sparser Voronoi): count and height of the worn ranges.
+const SUTURES: usize = 9;
+const SUTURE_M: f64 = 450.0;
+
+/// What a plate boundary does, from the relative velocity's direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoundaryKind {
+    /// The plates approach (convergence above 35 % of the relative speed).
+    Convergent,
+    /// The plates part.
+    Divergent,
+    /// The plates slide past each other.
+    Transform,
+}
+
+impl BoundaryKind {
+    /// Classifies a relative velocity by its normal (`convergence`, > 0
+    /// approaching) and tangential (`shear`) parts.
+    pub fn classify(convergence: f64, shear: f64) -> BoundaryKind {
+        let speed = (convergence * convergence + shear * shear).sqrt();
+        if convergence > 0.35 * speed && convergence > 0.0 {
+            BoundaryKind::Convergent
+        } else if convergence < -0.35 * speed {
+            BoundaryKind::Divergent
+        } else {
+            BoundaryKind::Transform
+        }
+    }
+
+    /// `convergent`, `divergent`, `transform`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BoundaryKind::Convergent => "convergent",
+            BoundaryKind::Divergent => "divergent",
+            BoundaryKind::Transform => "transform",
+        }
+    }
+}
+
+/// The plate layout of one planet.
+#[derive(Clone, Debug)]
+pub struct Plates {
+    seeds: Vec<Dir>,
+    /// Euler vectors, radians per million years.
+    omega: Vec<Dir>,
+    /// Oceanic age rank: where two oceanic plates meet, the older sinks.
+    age: Vec<u64>,
+    sutures: Vec<Dir>,
+    warp: [Noise; 3],
+    warp_amplitude: f64,
+}
+
+/// A uniform direction from two hashes.
+fn hashed_dir(h: u64) -> Dir {
+    let u = (h >> 11) as f64 / (1u64 << 53) as f64;
+    let v = (mix64(h) >> 11) as f64 / (1u64 << 53) as f64;
+    let z = 2.0 * u - 1.0;
+    let r = (1.0 - z * z).max(0.0).sqrt();
+    let a = std::f64::consts::TAU * v;
+    normalise([r * libm::cos(a), r * libm::sin(a), z])
+}
+
+fn salted(seed: u64, purpose: &str, k: u64) -> u64 {
+    mix64(mix64(seed ^ fnv1a64(purpose.as_bytes())) ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+/// The number of plates of a planet: `plate_count`, or (0) one derived
+/// from the seed in 10 ..= 24.
+pub fn plate_count(seed: u64, plate_count: u32) -> usize {
+    if plate_count != 0 {
+        plate_count as usize
+    } else {
+        (DERIVED_MIN as u64 + salted(seed, "plate-count", 0) % DERIVED_SPAN) as usize
+    }
+}
+
+/// One point's plate geometry.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlatePoint {
+    /// The plate it lies on.
+    pub plate: u16,
+    /// The plate across the nearest boundary.
+    pub other: u16,
+    /// Distance to that boundary, Earth km.
+    pub distance_km: f64,
+    /// Boundary normal at the point, towards `other`.
+    pub normal: Dir,
+    /// Closing speed across the boundary, mm/yr (Earth scale; < 0 parting).
+    pub convergence: f64,
+    /// Sliding speed along the boundary, mm/yr.
+    pub shear: f64,
+}
+
+impl PlatePoint {
+    /// The boundary's kind.
+    pub fn kind(&self) -> BoundaryKind {
+        BoundaryKind::classify(self.convergence, self.shear)
+    }
+}
+
+/// Crust on both sides of a boundary (1 continental, 0 oceanic) and which
+/// side sinks where two oceanic plates meet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Crust {
+    /// Continental weight on this side.
+    pub here: f64,
+    /// Continental weight across the boundary.
+    pub across: f64,
+    /// Whether this side is the older oceanic plate (it sinks).
+    pub here_sinks: bool,
+}
+
+#[inline]
+fn smoothstep(e0: f64, e1: f64, x: f64) -> f64 {
+    let t = ((x - e0) / (e1 - e0)).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+/// A bell of half-width ~`width` around `centre`: (1 − t²/4)⁴ ≈ e^(−t²)
+/// near the centre, exactly 0 beyond |t| = 2 (compact support, C3, and no
+/// transcendental function in the hot loop).
+#[inline]
+fn bump(x: f64, centre: f64, width: f64) -> f64 {
+    let t = (x - centre) / width;
+    let a = 1.0 - 0.25 * t * t;
+    if a <= 0.0 {
+        0.0
+    } else {
+        let a2 = a * a;
+        a2 * a2
+    }
+}
+
+/// The distance from `q` to the bisector of seeds `sa` (nearer) and
+/// `sb`, in radians, as the sine of the angle (q·(sa − sb) / |sa − sb|):
+/// exactly 0 on the boundary, within 0.4 % of the angle inside the
+/// profiles' reach, and free of `acos`.
+#[inline]
+fn bisector_distance(q: Dir, sa: Dir, sb: Dir) -> f64 {
+    let t = [sa[0] - sb[0], sa[1] - sb[1], sa[2] - sb[2]];
+    let len = dot(t, t).sqrt();
+    if len > 0.0 {
+        (dot(q, t) / len).max(0.0)
+    } else {
+        0.0
+    }
+}
+
+/// Uplift in metres (at plate activity 1) at `x_km` from a boundary
+/// closing at `convergence` mm/yr (negative: parting), by crust pair:
+/// collision orogen, trench + cordillera, trench + island arc, mid-ocean
+/// ridge, rift. Every profile scales with the normal speed, so pure shear
+/// (a transform) gives no relief.
+pub fn boundary_uplift(x_km: f64, convergence: f64, crust: Crust) -> f64 {
+    if x_km >= PROFILE_REACH_KM || !convergence.is_finite() {
+        return 0.0;
+    }
+    let x = x_km.max(0.0);
+    let (ch, ca) = (crust.here.clamp(0.0, 1.0), crust.across.clamp(0.0, 1.0));
+    let (oh, oa) = (1.0 - ch, 1.0 - ca);
+    if convergence > 0.0 {
+        let f = convergence / (0.4 * RATE_SCALE + convergence);
+        // Continent–continent: a wide orogen with a plateau (Himalaya–Tibet).
+        let orogen = 5200.0 * bump(x, 0.0, 260.0) + 900.0 * bump(x, 0.0, 380.0);
+        // Ocean here, continent across: this side sinks into a trench.
+        let trench = -3600.0 * bump(x, 45.0, 45.0);
+        // Continent here, ocean across: a cordillera inland of the coast.
+        let cordillera = 4300.0 * bump(x, 190.0, 110.0) + 700.0 * bump(x, 150.0, 300.0);
+        // Ocean–ocean: the older side sinks, the younger grows an arc.
+        let oceanic = if crust.here_sinks {
+            -4000.0 * bump(x, 35.0, 40.0)
+        } else {
+            3900.0 * bump(x, 110.0, 45.0)
+        };
+        f * (ch * ca * orogen + oh * ca * trench + ch * oa * cordillera + oh * oa * oceanic)
+    } else {
+        let g = -convergence / (0.3 * RATE_SCALE - convergence);
+        // Oceanic spreading: a broad ridge above the abyss.
+        let ridge = 2400.0 * bump(x, 0.0, 320.0);
+        // Continental spreading: a narrow graben with raised shoulders.
+        // Shoulders broad enough to lift the floor's surroundings: rifts
+        // stay valleys on land (East Africa), not sea channels.
+        let rift = -300.0 * bump(x, 0.0, 40.0) + 450.0 * bump(x, 90.0, 70.0);
+        g * (oh * oa * ridge + ch * ca * rift + 0.5 * (oh * ca + ch * oa) * ridge * oh)
+    }
+}
+
+impl Plates {
+    /// The plates of a planet (`count` from [`plate_count`]).
+    pub fn new(seed: u64, radius: f64, count: usize) -> Plates {
+        let count = count.clamp(2, u16::MAX as usize);
+        let seeds = (0..count)
+            .map(|k| hashed_dir(salted(seed, "plate-seed", k as u64)))
+            .collect();
+        let omega = (0..count)
+            .map(|k| {
+                let axis = hashed_dir(salted(seed, "plate-pole", k as u64));
+                let h = salted(seed, "plate-speed", k as u64);
+                // 0.25 .. 1.05 °/Myr: 28 .. 117 mm/yr at the equator of the pole.
+                let deg = 0.25 + 0.8 * ((h >> 11) as f64 / (1u64 << 53) as f64);
+                let w = deg.to_radians();
+                [axis[0] * w, axis[1] * w, axis[2] * w]
+            })
+            .collect();
+        let age = (0..count)
+            .map(|k| salted(seed, "plate-age", k as u64))
+            .collect();
+        let sutures = (0..SUTURES)
+            .map(|k| hashed_dir(salted(seed, "suture-seed", k as u64)))
+            .collect();
+        let warp = [0u64, 1, 2].map(|axis| {
+            let params = NoiseParams {
+                kernel: Kernel::Perlin,
+                fractal: Fractal::Fbm,
+                octaves: 2,
+                frequency: 1.0 / (0.9 * radius),
+                lacunarity: 2.0,
+                gain: 0.5,
+                seed: salted(seed, "plate-warp", axis),
+                warp: None,
+            };
+            // In range by construction: 2 octaves, a positive frequency.
+            Noise::new(params).unwrap_or_else(|e| unreachable!("plate warp: {e}"))
+        });
+        Plates {
+            seeds,
+            omega,
+            age,
+            sutures,
+            warp,
+            warp_amplitude: PLATE_WARP,
+        }
+    }
+
+    /// Plates from explicit seeds and Euler vectors (rad/Myr), unwarped:
+    /// for oracles with a known answer.
+    pub fn from_parts(seeds: Vec<Dir>, omega: Vec<Dir>) -> Plates {
+        let count = seeds.len().min(omega.len());
+        let mut p = Plates::new(0, 1.0, count.max(2));
+        p.seeds = seeds.into_iter().take(count).map(normalise).collect();
+        p.omega = omega.into_iter().take(count).collect();
+        p.age = (0..count as u64).collect();
+        p.sutures.clear();
+        p.warp_amplitude = 0.0;
+        p
+    }
+
+    /// Number of plates.
+    pub fn len(&self) -> usize {
+        self.seeds.len()
+    }
+
+    /// Whether there are none (never, for a built planet).
+    pub fn is_empty(&self) -> bool {
+        self.seeds.is_empty()
+    }
+
+    /// Plate `k`'s seed direction.
+    pub fn seed(&self, k: usize) -> Dir {
+        self.seeds[k]
+    }
+
+    /// Plate `k`'s Euler vector (radians per million years).
+    pub fn omega(&self, k: usize) -> Dir {
+        self.omega[k]
+    }
+
+    /// The warped positions of `dirs` (the space the Voronoi lives in).
+    pub fn warped(&self, dirs: &[Dir], radius: f64, level: Level) -> Vec<Dir> {
+        if self.warp_amplitude == 0.0 {
+            return dirs.to_vec();
+        }
+        let n = dirs.len();
+        let axes: [Vec<f64>; 3] =
+            std::array::from_fn(|a| dirs.iter().map(|d| d[a] * radius).collect());
+        let mut w = [vec![0.0f32; n], vec![0.0f32; n], vec![0.0f32; n]];
+        for (noise, out) in self.warp.iter().zip(w.iter_mut()) {
+            noise.fill_points3_with(level, &axes[0], &axes[1], &axes[2], out);
+        }
+        let a = self.warp_amplitude;
+        (0..n)
+            .map(|i| {
+                let d = dirs[i];
+                normalise([
+                    d[0] + a * f64::from(w[0][i]),
+                    d[1] + a * f64::from(w[1][i]),
+                    d[2] + a * f64::from(w[2][i]),
+                ])
+            })
+            .collect()
+    }
+
+    /// The plate geometry at warped position `q` (ties go to the lower
+    /// plate index, so the answer is a function of `q` alone).
+    pub fn locate(&self, q: Dir) -> PlatePoint {
+        let (mut a, mut b) = (0usize, 1usize);
+        let (mut da, mut db) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for (k, s) in self.seeds.iter().enumerate() {
+            let d = dot(q, *s);
+            if d > da {
+                (b, db) = (a, da);
+                (a, da) = (k, d);
+            } else if d > db {
+                (b, db) = (k, d);
+            }
+        }
+        let (sa, sb) = (self.seeds[a], self.seeds[b]);
+        let distance = bisector_distance(q, sa, sb);
+        let t = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
+        let tq = dot(t, q);
+        let n = [t[0] - tq * q[0], t[1] - tq * q[1], t[2] - tq * q[2]];
+        let len = dot(n, n).sqrt();
+        let normal = if len > 0.0 {
+            [n[0] / len, n[1] / len, n[2] / len]
+        } else {
+            [0.0; 3]
+        };
+        let (wa, wb) = (self.omega[a], self.omega[b]);
+        let v = cross([wb[0] - wa[0], wb[1] - wa[1], wb[2] - wa[2]], q);
+        let vn = dot(v, normal);
+        let tangential = [
+            v[0] - vn * normal[0],
+            v[1] - vn * normal[1],
+            v[2] - vn * normal[2],
+        ];
+        PlatePoint {
+            plate: a as u16,
+            other: b as u16,
+            distance_km: distance.max(0.0) * KM_PER_RADIAN,
+            normal,
+            convergence: -vn * KM_PER_RADIAN,
+            shear: dot(tangential, tangential).sqrt() * KM_PER_RADIAN,
+        }
+    }
+
+    /// Whether a boundary of the kind `kind` lies within `km` of warped
+    /// position `q` (any plate pair, not only the nearest boundary).
+    pub fn boundary_within(&self, q: Dir, km: f64, kind: BoundaryKind) -> bool {
+        let here = self.locate(q);
+        let a = here.plate as usize;
+        for b in 0..self.seeds.len() {
+            if b == a {
+                continue;
+            }
+            let d = bisector_distance(q, self.seeds[a], self.seeds[b]);
+            if d * KM_PER_RADIAN > km {
+                continue;
+            }
+            let p = self.pair(q, a, b);
+            if p.kind() == kind {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The relative motion of plates `a` and `b` at `q`, as for the
+    /// nearest pair in [`Plates::locate`].
+    pub fn pair(&self, q: Dir, a: usize, b: usize) -> PlatePoint {
+        let (sa, sb) = (self.seeds[a], self.seeds[b]);
+        let t = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
+        let tq = dot(t, q);
+        let n = [t[0] - tq * q[0], t[1] - tq * q[1], t[2] - tq * q[2]];
+        let len = dot(n, n).sqrt().max(f64::MIN_POSITIVE);
+        let normal = [n[0] / len, n[1] / len, n[2] / len];
+        let (wa, wb) = (self.omega[a], self.omega[b]);
+        let v = cross([wb[0] - wa[0], wb[1] - wa[1], wb[2] - wa[2]], q);
+        let vn = dot(v, normal);
+        let tv = [
+            v[0] - vn * normal[0],
+            v[1] - vn * normal[1],
+            v[2] - vn * normal[2],
+        ];
+        PlatePoint {
+            plate: a as u16,
+            other: b as u16,
+            distance_km: bisector_distance(q, sa, sb) * KM_PER_RADIAN,
+            normal,
+            convergence: -vn * KM_PER_RADIAN,
+            shear: dot(tv, tv).sqrt() * KM_PER_RADIAN,
+        }
+    }
+
+    /// Whether plate `a` sinks under `b` where both are oceanic.
+    pub fn sinks(&self, a: usize, b: usize) -> bool {
+        (self.age[a], a) > (self.age[b], b)
+    }
+
+    /// The worn ranges of old sutures at warped position `q`, metres at
+    /// plate activity 1 (before the continental mask).
+    pub fn suture(&self, q: Dir) -> f64 {
+        if self.sutures.len() < 2 {
+            return 0.0;
+        }
+        let (mut a, mut b) = (0, 1);
+        let (mut da, mut db) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for (k, s) in self.sutures.iter().enumerate() {
+            let d = dot(q, *s);
+            if d > da {
+                (b, db) = (a, da);
+                (a, da) = (k, d);
+            } else if d > db {
+                (b, db) = (k, d);
+            }
+        }
+        let x = bisector_distance(q, self.sutures[a], self.sutures[b]);
+        SUTURE_M * bump(x * KM_PER_RADIAN, 0.0, 110.0)
+    }
+}
+
+/// Per-sample geology of a block: what the height and the `plate` and
+/// `uplift` layers are made of.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GeologySamples {
+    /// Plate id of each sample.
+    pub plate: Vec<u16>,
+    /// Tectonic uplift in metres (negative in trenches and rifts), scaled
+    /// by plate activity.
+    pub uplift: Vec<f32>,
+}
+
+/// The land field's continental weight: 1 well inland, 0 off the shelf.
+#[inline]
+pub(crate) fn continental(land: f32) -> f64 {
+    smoothstep(-0.05, 0.03, f64::from(land))
+}
+
+/// Uplift and plates of a block of directions. `land` is the land field
+/// (continent − threshold) at `dirs`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn uplift_block(
+    plates: &Plates,
+    backend: &dyn NoiseBackend,
+    detail: &Detail,
+    threshold: f32,
+    activity: f64,
+    radius: f64,
+    level: Level,
+    dirs: &[Dir],
+    land: &[f32],
+    out: &mut GeologySamples,
+) {
+    let n = dirs.len();
+    let q = plates.warped(dirs, radius, level);
+    let points: Vec<PlatePoint> = q.iter().map(|&q| plates.locate(q)).collect();
+    // The crust across the boundary: the land field at the point mirrored
+    // over it (a little past, so the far side's coast counts).
+    let mut mirror: [Vec<f64>; 3] = Default::default();
+    let near: Vec<usize> = (0..n)
+        .filter(|&i| points[i].distance_km < PROFILE_REACH_KM)
+        .collect();
+    for &i in &near {
+        let (d, p) = (dirs[i], &points[i]);
+        let s = 2.0 * p.distance_km / KM_PER_RADIAN + 0.015;
+        let m = normalise([
+            d[0] + s * p.normal[0],
+            d[1] + s * p.normal[1],
+            d[2] + s * p.normal[2],
+        ]);
+        for a in 0..3 {
+            mirror[a].push(m[a] * radius);
+        }
+    }
+    let mut gathered = vec![0.0f32; near.len()];
+    let [mx, my, mz] = &mirror;
+    match detail.octaves(Layer::Continent) {
+        _ if near.is_empty() => {}
+        0 => {}
+        // Crust type is a large-scale property: the first octaves of the
+        // continent field decide it (the coast's detail does not matter
+        // hundreds of km away), at well under half the cost.
+        k => backend.fill(
+            Layer::Continent,
+            k.min(CRUST_OCTAVES),
+            Positions {
+                x: mx,
+                y: my,
+                z: mz,
+            },
+            &mut gathered,
+        ),
+    }
+    // Far from every boundary no profile reads the far side's crust.
+    let mut across = vec![threshold; n];
+    for (&i, &g) in near.iter().zip(&gathered) {
+        across[i] = g;
+    }
+    for i in 0..n {
+        let p = &points[i];
+        let crust = Crust {
+            here: continental(land[i]),
+            across: continental(across[i] - threshold),
+            here_sinks: plates.sinks(p.plate as usize, p.other as usize),
+        };
+        let u =
+            boundary_uplift(p.distance_km, p.convergence, crust) + crust.here * plates.suture(q[i]);
+        out.plate.push(p.plate);
+        out.uplift.push((activity * u) as f32);
+    }
+}
+
+/// The plates of a version-2 planet as GeoJSON (a `FeatureCollection`
+/// that QGIS opens): one `MultiPolygon` per plate, traced on a raster of
+/// `cell_deg` degrees (row runs of cells, so edges are stair-stepped at
+/// that resolution), with its Euler pole and rate; and one `LineString` per
+/// raster edge where two plates meet, with the boundary `type`
+/// (convergent, divergent, transform) and the relative velocity at the
+/// edge's midpoint (`convergence_mm_yr` > 0 closing, `shear_mm_yr`;
+/// Earth-scale: angular rates × 6371 km). A pure function: the CLI and
+/// the server write or serve the value.
+pub fn plates_geojson(
+    planet: &crate::Planet,
+    cell_deg: f64,
+) -> Result<serde_json::Value, crate::PlanetError> {
+    use serde_json::json;
+    let plates = planet.require_plates()?;
+    if !(cell_deg.is_finite()
+        && (0.1..=10.0).contains(&cell_deg)
+        && (180.0 / cell_deg).fract() == 0.0)
+    {
+        return Err(crate::PlanetError::address(
+            "cell_deg",
+            cell_deg,
+            "in 0.1 ..= 10 degrees, dividing 180",
+        ));
+    }
+    let radius = planet.params().radius;
+    let (w, h) = ((360.0 / cell_deg) as usize, (180.0 / cell_deg) as usize);
+    let lon = |x: f64| -180.0 + x * cell_deg;
+    let lat = |y: f64| 90.0 - y * cell_deg;
+    let dir = |la: f64, lo: f64| crate::LatLon { lat: la, lon: lo }.to_dir();
+    let centres: Vec<Dir> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .map(|(x, y)| dir(lat(y as f64 + 0.5), lon(x as f64 + 0.5)))
+        .collect();
+    let q = plates.warped(&centres, radius, Level::best());
+    let id: Vec<u16> = q.iter().map(|&q| plates.locate(q).plate).collect();
+    let mut features = Vec::new();
+    for k in 0..plates.len() as u16 {
+        let mut polygons = Vec::new();
+        let mut area = 0.0;
+        for y in 0..h {
+            let mut x = 0;
+            while x < w {
+                if id[y * w + x] != k {
+                    x += 1;
+                    continue;
+                }
+                let start = x;
+                while x < w && id[y * w + x] == k {
+                    x += 1;
+                }
+                let (x0, x1, y0, y1) = (
+                    lon(start as f64),
+                    lon(x as f64),
+                    lat(y as f64),
+                    lat(y as f64 + 1.0),
+                );
+                area += (x1 - x0).to_radians()
+                    * (libm::sin(y0.to_radians()) - libm::sin(y1.to_radians()));
+                polygons.push(json!([[[x0, y1], [x1, y1], [x1, y0], [x0, y0], [x0, y1]]]));
+            }
+        }
+        let w_k = plates.omega(k as usize);
+        let rate = dot(w_k, w_k).sqrt();
+        let pole = crate::LatLon::from_dir(normalise(w_k));
+        features.push(json!({
+            "type": "Feature",
+            "geometry": {"type": "MultiPolygon", "coordinates": polygons},
+            "properties": {
+                "kind": "plate",
+                "plate": k,
+                "area_fraction": area / (4.0 * std::f64::consts::PI),
+                "euler_pole_lat": pole.lat,
+                "euler_pole_lon": pole.lon,
+                "rate_deg_per_myr": rate.to_degrees(),
+            }
+        }));
+    }
+    // Edges between raster cells of different plates: east (wrapping at
+    // the date line) and south neighbours.
+    for y in 0..h {
+        for x in 0..w {
+            let a = id[y * w + x];
+            let mut edges = Vec::with_capacity(2);
+            let east = (x + 1) % w;
+            if id[y * w + east] != a {
+                let e = lon(x as f64 + 1.0);
+                edges.push((
+                    id[y * w + east],
+                    [[e, lat(y as f64)], [e, lat(y as f64 + 1.0)]],
+                ));
+            }
+            if y + 1 < h && id[(y + 1) * w + x] != a {
+                let s = lat(y as f64 + 1.0);
+                edges.push((
+                    id[(y + 1) * w + x],
+                    [[lon(x as f64), s], [lon(x as f64 + 1.0), s]],
+                ));
+            }
+            for (b, line) in edges {
+                let mid = dir(
+                    0.5 * (line[0][1] + line[1][1]),
+                    0.5 * (line[0][0] + line[1][0]),
+                );
+                let qm = plates.warped(&[mid], radius, Level::best())[0];
+                let p = plates.pair(qm, a as usize, b as usize);
+                features.push(json!({
+                    "type": "Feature",
+                    "geometry": {"type": "LineString", "coordinates": line},
+                    "properties": {
+                        "kind": "boundary",
+                        "plates": [a, b],
+                        "type": p.kind().name(),
+                        "convergence_mm_yr": p.convergence,
+                        "shear_mm_yr": p.shear,
+                    }
+                }));
+            }
+        }
+    }
+    Ok(json!({
+        "type": "FeatureCollection",
+        "properties": {
+            "generator_version": planet.generator_version(),
+            "params_hash": format!("{:016x}", planet.params().content_hash()),
+            "cell_deg": cell_deg,
+            "plates": plates.len(),
+        },
+        "features": features,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CONT: Crust = Crust {
+        here: 1.0,
+        across: 1.0,
+        here_sinks: false,
+    };
+    const OCEAN: Crust = Crust {
+        here: 0.0,
+        across: 0.0,
+        here_sinks: false,
+    };
+
+    /// Two plates whose seeds sit at longitudes ∓10° on the equator: the
+    /// boundary is the meridian 0°, its normal (from plate 0 to 1) +y.
+    fn pair(w0: Dir, w1: Dir) -> Plates {
+        let s = 10f64.to_radians();
+        Plates::from_parts(
+            vec![
+                [libm::cos(s), -libm::sin(s), 0.0],
+                [libm::cos(s), libm::sin(s), 0.0],
+            ],
+            vec![w0, w1],
+        )
+    }
+
+    /// A point on the equator at longitude `deg`.
+    fn at(deg: f64) -> Dir {
+        let r = deg.to_radians();
+        [libm::cos(r), libm::sin(r), 0.0]
+    }
+
+    fn uplift(plates: &Plates, deg: f64, crust: Crust) -> f64 {
+        let p = plates.locate(at(deg));
+        boundary_uplift(p.distance_km, p.convergence, crust)
+    }
+
+    const W: f64 = 0.012; // rad/Myr: 76 mm/yr at the equator.
+
+    #[test]
+    fn head_on_convergence_raises_mountains() {
+        // Plate 0 turns about +z (moves east, +y), plate 1 about −z: head-on.
+        let plates = pair([0.0, 0.0, W], [0.0, 0.0, -W]);
+        let p = plates.locate(at(-0.5));
+        assert_eq!(p.kind(), BoundaryKind::Convergent, "{p:?}");
+        assert!(p.convergence > 100.0, "{p:?}");
+        for deg in [-2.0, -0.5, 0.3, 1.5] {
+            let u = uplift(&plates, deg, CONT);
+            assert!(u > 1000.0, "collision at {deg}°: {u}");
+        }
+        // Ocean under continent: a trench on the ocean side, a cordillera inland.
+        let trench = Crust {
+            here: 0.0,
+            across: 1.0,
+            here_sinks: true,
+        };
+        assert!(uplift(&plates, -0.4, trench) < -1000.0);
+        let cordillera = Crust {
+            here: 1.0,
+            across: 0.0,
+            here_sinks: false,
+        };
+        assert!(uplift(&plates, 1.7, cordillera) > 1000.0);
+    }
+
+    #[test]
+    fn divergence_makes_a_ridge_at_sea_and_a_rift_on_land() {
+        let plates = pair([0.0, 0.0, -W], [0.0, 0.0, W]);
+        let p = plates.locate(at(0.2));
+        assert_eq!(p.kind(), BoundaryKind::Divergent, "{p:?}");
+        assert!(uplift(&plates, 0.2, OCEAN) > 1000.0, "ridge");
+        assert!(uplift(&plates, 0.1, CONT) < -150.0, "rift floor");
+        assert!(uplift(&plates, 0.9, CONT) > 100.0, "rift shoulder");
+    }
+
+    #[test]
+    fn pure_shear_makes_no_relief() {
+        // Both turn about the boundary's own normal axis (+y), oppositely:
+        // the relative velocity at the equator is along ±z, in the boundary.
+        let plates = pair([0.0, W, 0.0], [0.0, -W, 0.0]);
+        for deg in [-3.0, -0.2, 0.2, 3.0] {
+            let p = plates.locate(at(deg));
+            assert_eq!(p.kind(), BoundaryKind::Transform, "{p:?}");
+            assert!(p.shear > 100.0, "{p:?}");
+            for crust in [CONT, OCEAN] {
+                let u = boundary_uplift(p.distance_km, p.convergence, crust);
+                assert!(u.abs() < 1e-6, "{deg}°: {u}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_geojson_has_every_plate_and_typed_boundaries() {
+        let planet = crate::Planet::new(crate::PlanetParams {
+            plate_count: 9,
+            ..crate::PlanetParams::default()
+        })
+        .unwrap();
+        let g = plates_geojson(&planet, 4.0).unwrap();
+        let features = g["features"].as_array().unwrap();
+        let plates = features
+            .iter()
+            .filter(|f| f["properties"]["kind"] == "plate");
+        let total: f64 = plates
+            .map(|f| f["properties"]["area_fraction"].as_f64().unwrap())
+            .sum();
+        assert!((total - 1.0).abs() < 1e-9, "{total}");
+        let kinds: std::collections::BTreeSet<&str> = features
+            .iter()
+            .filter_map(|f| f["properties"]["type"].as_str())
+            .collect();
+        assert_eq!(kinds.len(), 3, "{kinds:?}");
+        assert!(plates_geojson(&planet, 7.0).is_err());
+        let v1 = crate::Planet::new(crate::PlanetParams {
+            generator_version: 1,
+            ..crate::PlanetParams::default()
+        })
+        .unwrap();
+        assert!(plates_geojson(&v1, 4.0).is_err());
+    }
+
+    #[test]
+    fn derived_plate_counts_stay_in_range() {
+        for seed in 0..200 {
+            assert!((10..=24).contains(&plate_count(seed, 0)));
+        }
+        assert_eq!(plate_count(5, 31), 31);
+    }
+}
