@@ -206,3 +206,61 @@ fn previews_and_the_distortion_table() {
         );
     }
 }
+
+#[test]
+fn planet_plates_writes_the_librarys_geojson_and_refuses_version_1() {
+    let path = out("plates.geojson");
+    let o = ok(&[
+        "planet",
+        "plates",
+        "--seed",
+        "7",
+        "--cell-deg",
+        "2",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("features"));
+    let written: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let params = PlanetParams {
+        seed: 7,
+        ..PlanetParams::default()
+    };
+    let planet = Planet::new(params).unwrap();
+    let expected = mangekyo_planet::geology::plates_geojson(&planet, 2.0).unwrap();
+    // Through the same text, so float parsing treats both sides alike.
+    let expected: serde_json::Value =
+        serde_json::from_slice(&serde_json::to_vec(&expected).unwrap()).unwrap();
+    assert!(written == expected, "the file is the library's GeoJSON");
+    let features = written["features"].as_array().unwrap();
+    let plates = features
+        .iter()
+        .filter(|f| f["properties"]["kind"] == "plate")
+        .count();
+    assert!((8..=40).contains(&plates), "{plates} plates");
+    for f in features
+        .iter()
+        .filter(|f| f["properties"]["kind"] == "boundary")
+    {
+        let t = f["properties"]["type"].as_str().unwrap();
+        assert!(
+            ["convergent", "divergent", "transform"].contains(&t),
+            "boundary type {t}"
+        );
+    }
+    std::fs::remove_file(&path).unwrap();
+
+    let refused = mangekyo(&[
+        "planet",
+        "plates",
+        "--generator-version",
+        "1",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert!(!refused.status.success());
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("generator_version"), "{err}");
+    assert!(!path.exists(), "nothing is written on an error");
+}

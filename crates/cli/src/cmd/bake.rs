@@ -32,7 +32,7 @@ use std::ops::RangeInclusive;
 
 use anyhow::{Context, bail, ensure};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use mangekyo_planet::{GENERATOR_VERSION, Planet, PlanetSpace};
+use mangekyo_planet::{Planet, PlanetSpace};
 use rayon::prelude::*;
 
 use journal::Journal;
@@ -271,7 +271,8 @@ impl Bake<'_> {
         let params = self.planet.params();
         Ok(Manifest {
             manifest_version: MANIFEST_VERSION,
-            generator_version: GENERATOR_VERSION,
+            // The planet's own version: a baked file names what made it.
+            generator_version: params.generator_version,
             params: serde_json::to_value(params)?,
             params_hash: format!("{:016x}", params.content_hash()),
             plan: self.plan.clone(),
@@ -498,7 +499,7 @@ fn tilejson(planet: &Planet, plan: &Plan, size: u32, public_url: &str) -> serde_
     serde_json::json!({
         "tilejson": "3.0.0",
         "name": format!("planet {:016x}", p.content_hash()),
-        "description": format!("Terrarium elevation, planet seed {} (radius {} m), generator v{GENERATOR_VERSION}", p.seed, p.radius),
+        "description": format!("Terrarium elevation, planet seed {} (radius {} m), generator v{}", p.seed, p.radius, p.generator_version),
         "version": "1.0.0",
         "scheme": "xyz",
         "tiles": [format!("{public_url}tiles/{{z}}/{{x}}/{{y}}.png")],

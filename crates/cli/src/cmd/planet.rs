@@ -41,6 +41,18 @@ enum What {
     },
     /// One chunk, or a block of chunks (`--cx 0..4`), as a heightmap, JSON or picture.
     Chunk(ChunkArgs),
+    /// The plates of a version-2 planet as GeoJSON (QGIS opens it): a
+    /// polygon per plate, boundaries with their type and relative velocity.
+    Plates {
+        /// Raster cell in degrees the outlines are traced on (0.1..=10, dividing 180).
+        #[arg(long, default_value_t = 1.0)]
+        cell_deg: f64,
+        /// Where to write the GeoJSON.
+        #[arg(short, long, default_value = "plates.geojson")]
+        output: PathBuf,
+        #[command(flatten)]
+        params: ParamArgs,
+    },
     /// Prints each projection's cell area distortion (largest/smallest cell on the sphere).
     Projections {
         /// Cells along a cube face's edge (the other maps get as many along the equator).
@@ -76,6 +88,15 @@ pub(crate) struct ParamArgs {
     /// Axial tilt in degrees (-90..=90).
     #[arg(long, allow_hyphen_values = true)]
     axial_tilt: Option<f64>,
+    /// Planet generator version: 1 (noise belts) or 2 (plates; the default).
+    #[arg(long)]
+    generator_version: Option<u32>,
+    /// Sphere-graph cells along a cube face's edge (version 2; 16..=1024).
+    #[arg(long)]
+    graph_n: Option<u32>,
+    /// Number of plates (version 2): 0 derives 12..=20 from the seed, else 8..=40.
+    #[arg(long)]
+    plate_count: Option<u32>,
     /// Sunlight relative to Earth (0.25..=4).
     #[arg(long)]
     solar_intensity: Option<f64>,
@@ -106,6 +127,16 @@ impl ParamArgs {
             (self.solar_intensity, &mut p.solar_intensity),
         ];
         for (flag, field) in overrides {
+            if let Some(v) = flag {
+                *field = v;
+            }
+        }
+        let whole = [
+            (self.generator_version, &mut p.generator_version),
+            (self.graph_n, &mut p.graph_n),
+            (self.plate_count, &mut p.plate_count),
+        ];
+        for (flag, field) in whole {
             if let Some(v) = flag {
                 *field = v;
             }
@@ -187,6 +218,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             params,
         } => preview(&params.planet()?, width, layer.parse()?, &output),
         What::Chunk(c) => chunks(&c),
+        What::Plates {
+            cell_deg,
+            output,
+            params,
+        } => plates(&params.planet()?, cell_deg, &output),
         What::Projections { cells } => projections(cells),
     }
 }
@@ -205,6 +241,18 @@ fn progress(len: u64, what: &str) -> ProgressBar {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
     bar
+}
+
+fn plates(planet: &Planet, cell_deg: f64, output: &Path) -> anyhow::Result<()> {
+    let geojson = mangekyo_planet::geology::plates_geojson(planet, cell_deg)?;
+    let features = geojson["features"].as_array().map_or(0, Vec::len);
+    crate::atomic::write(output, &serde_json::to_vec(&geojson)?)?;
+    eprintln!(
+        "wrote {} ({features} features, seed {})",
+        output.display(),
+        planet.params().seed
+    );
+    Ok(())
 }
 
 fn preview(

@@ -5,9 +5,7 @@
 use anyhow::Context;
 use mangekyo_export::{heightmap, png};
 use mangekyo_planet::tile::TileRequest;
-use mangekyo_planet::{
-    ChunkAddress, ChunkRequest, Edge, GENERATOR_VERSION, Layers, Planet, PlanetSpace, Projection,
-};
+use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Planet, PlanetSpace, Projection};
 use xxhash_rust::xxh3::xxh3_128;
 
 use super::plan::{Item, Kind, Output, Plan};
@@ -170,7 +168,7 @@ fn chunk_bytes(
     Ok(match format {
         "bin" => vec![mangekyo_server::planet_bin::encode(
             chunk,
-            GENERATOR_VERSION,
+            planet.params().generator_version,
             planet.params().content_hash(),
         )],
         "json" => vec![serde_json::to_vec(&chunk.json())?],
