@@ -77,6 +77,145 @@ export async function imageStats(page, png, region = null) {
   return { mean, variance };
 }
 
+/** The viewer's overlays: text boxes drawn over the canvas. */
+const OVERLAYS = '#hud, #status, .overlay-help';
+
+/**
+ * A screenshot of `selector` (a canvas) with every overlay hidden, so its
+ * statistics measure the picture alone: the HUD and help boxes by
+ * themselves give a flat sky a variance of ~350. Returns the PNG bytes.
+ */
+export async function canvasShot(page, name, selector) {
+  await page.evaluate((sel) => {
+    for (const e of document.querySelectorAll(sel)) e.dataset.testHidden = e.style.visibility || 'unset';
+    for (const e of document.querySelectorAll(sel)) e.style.visibility = 'hidden';
+  }, OVERLAYS);
+  // Two frames, so the hidden overlays are off the composited picture.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  try {
+    return await screenshot(page, name, selector);
+  } finally {
+    await page.evaluate((sel) => {
+      for (const e of document.querySelectorAll(sel)) {
+        e.style.visibility = e.dataset.testHidden === 'unset' ? '' : e.dataset.testHidden;
+        delete e.dataset.testHidden;
+      }
+    }, OVERLAYS);
+  }
+}
+
+/**
+ * What a picture shows, decoded by the browser: the fraction of pixels
+ * in each colour class (`sky` light blue, `water` deep blue, `green`,
+ * `earth` brown/tan/grey rock, `dark` near black, `white` near white) and
+ * the luminance mean and variance, over an optional region [x, y, w, h].
+ */
+export async function colourClasses(page, png, region = null) {
+  return page.evaluate(
+    async ({ b64, region }) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const [x, y, w, h] = region || [0, 0, img.naturalWidth, img.naturalHeight];
+      const c = new OffscreenCanvas(w, h);
+      const g = c.getContext('2d');
+      g.drawImage(img, -x, -y);
+      const d = g.getImageData(0, 0, w, h).data;
+      const n = w * h;
+      const count = { sky: 0, water: 0, green: 0, earth: 0, dark: 0, white: 0 };
+      let sum = 0;
+      let sq = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        const [r, gr, b] = [d[i], d[i + 1], d[i + 2]];
+        const l = 0.2126 * r + 0.7152 * gr + 0.0722 * b;
+        sum += l;
+        sq += l * l;
+        if (l < 30) count.dark++;
+        else if (r > 225 && gr > 225 && b > 225) count.white++;
+        else if (b > r + 25 && b >= gr && l > 120) count.sky++;
+        else if (b > r + 25 && b >= gr) count.water++;
+        else if (gr > r + 8 && gr > b + 8) count.green++;
+        else if (r >= b && gr >= b - 10) count.earth++;
+      }
+      const mean = sum / n;
+      const fractions = Object.fromEntries(Object.entries(count).map(([k, v]) => [k, v / n]));
+      return { ...fractions, mean, variance: sq / n - mean * mean };
+    },
+    { b64: Buffer.from(png).toString('base64'), region },
+  );
+}
+
+/**
+ * Mean absolute difference per pixel and channel (0–255) between two PNGs
+ * of the same size, decoded by the browser.
+ */
+export async function pictureDifference(page, a, b) {
+  return page.evaluate(
+    async ({ a64, b64 }) => {
+      const pixels = async (b64) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const c = new OffscreenCanvas(img.naturalWidth, img.naturalHeight);
+        const g = c.getContext('2d');
+        g.drawImage(img, 0, 0);
+        return g.getImageData(0, 0, img.naturalWidth, img.naturalHeight).data;
+      };
+      const [p, q] = [await pixels(a64), await pixels(b64)];
+      if (p.length !== q.length) return 255;
+      let sum = 0;
+      for (let i = 0; i < p.length; i += 4) {
+        sum += Math.abs(p[i] - q[i]) + Math.abs(p[i + 1] - q[i + 1]) + Math.abs(p[i + 2] - q[i + 2]);
+      }
+      return sum / ((p.length / 4) * 3);
+    },
+    { a64: Buffer.from(a).toString('base64'), b64: Buffer.from(b).toString('base64') },
+  );
+}
+
+/**
+ * Holds `key` until `progress()` (a number read from the page) stops
+ * changing by more than `eps` for `settle` consecutive polls, or `timeout`
+ * ms pass: movement tests wait for the drone to stop, not for a fixed
+ * time, so they do not depend on the frame rate.
+ */
+export async function holdUntilStill(page, key, progress, { eps = 0.01, settle = 4, poll = 150, timeout = 20_000 } = {}) {
+  await page.keyboard.down(key);
+  const start = Date.now();
+  let last = await progress();
+  let still = 0;
+  let moved = false;
+  try {
+    while (Date.now() - start < timeout) {
+      await new Promise((r) => setTimeout(r, poll));
+      const now = await progress();
+      if (Math.abs(now - last) > eps) {
+        moved = true;
+        still = 0;
+      } else if (moved && ++still >= settle) break;
+      last = now;
+    }
+  } finally {
+    await page.keyboard.up(key);
+  }
+  return last;
+}
+
+/** Holds `key` until `done()` resolves truthy, or `timeout` ms pass. */
+export async function holdUntil(page, key, done, { poll = 100, timeout = 20_000 } = {}) {
+  await page.keyboard.down(key);
+  const start = Date.now();
+  try {
+    while (Date.now() - start < timeout) {
+      if (await done()) return true;
+      await new Promise((r) => setTimeout(r, poll));
+    }
+    return false;
+  } finally {
+    await page.keyboard.up(key);
+  }
+}
+
 /** Polls `fn` in the page until it returns a truthy value. */
 export async function waitFor(page, fn, arg, timeout = 60_000) {
   const handle = await page.waitForFunction(fn, arg, { timeout, polling: 100 });
