@@ -87,17 +87,16 @@ impl ChunkFormat {
     /// `all`) was given or not. Heightmaps hold heights only (`all` means
     /// all they hold); a preview draws heights and biomes whatever was asked.
     pub fn layers(self, asked: Option<&str>) -> Result<Layers, FormatError> {
+        let text = asked;
         let asked = asked.map(Layers::parse).transpose()?;
         if self.is_heightmap() {
-            return match asked {
-                None => Ok(Layers::HEIGHT),
-                Some(l) if l == Layers::HEIGHT || l == Layers::ALL => Ok(Layers::HEIGHT),
-                Some(_) => Err(ParamError::new(
-                    "layers",
-                    format!("another layer (format {} holds heights only)", self.name()),
-                    "height (or all, or left out)",
-                )
-                .into()),
+            return match (asked, text) {
+                (Some(l), Some(text)) if l != Layers::HEIGHT && l != Layers::ALL => {
+                    let expected =
+                        format!("height ({} holds heights only), or left out", self.name());
+                    Err(ParamError::new("layers", text, expected).into())
+                }
+                _ => Ok(Layers::HEIGHT),
             };
         }
         Ok(match self {
