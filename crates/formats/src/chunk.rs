@@ -206,8 +206,7 @@ pub fn encode(
         }
         ChunkFormat::Preview => {
             let image = view::chunk_preview(chunk)?;
-            let bytes = png::encode_rgb8(image.width, image.height, &image.pixels)?;
-            (bytes, None)
+            (crate::picture::encode_picture(&image)?, None)
         }
     };
     Ok(EncodedChunk {

@@ -9,6 +9,7 @@
 //!
 //! - [`chunk`]: [`ChunkFormat`], the one list of planet chunk formats
 //!   (with the aliases old URLs and flags use) and [`chunk::encode`].
+//! - [`picture`]: whole-planet previews and Terrarium tiles as PNG.
 //! - [`planet_bin`]: the `MKPC` binary chunk layout.
 //! - [`cave_models`]: cave chunk meshes as glb and OBJ.
 //! - [`roblox`]: chunk layers as Roblox `buffer` JSON.
@@ -26,6 +27,7 @@
 
 pub mod cave_models;
 pub mod chunk;
+pub mod picture;
 pub mod planet_bin;
 pub mod roblox;
 

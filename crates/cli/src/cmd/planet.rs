@@ -8,7 +8,6 @@
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mangekyo_core::Seed;
-use mangekyo_export::png;
 use mangekyo_formats::{ChunkFormat, chunk};
 use mangekyo_planet::{
     Chunk, ChunkAddress, ChunkRequest, Edge, LatLon, Planet, PlanetParams, Projection, distortion,
@@ -199,7 +198,7 @@ fn preview(
     let bar = progress(u64::from(width / 2), "rows");
     let image = planet.preview(width, layer, &|rows| bar.inc(rows))?;
     bar.finish_and_clear();
-    let bytes = png::encode_rgb8(image.width, image.height, &image.pixels)?;
+    let bytes = mangekyo_formats::picture::encode_picture(&image)?;
     crate::atomic::write(output, &bytes)?;
     eprintln!(
         "wrote {} ({}×{} px, seed {})",

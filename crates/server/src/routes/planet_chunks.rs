@@ -165,8 +165,8 @@ async fn preview(
                 .planet()?
                 .preview(width, layer, &|_| {})
                 .map_err(|e| planet_error(&e))?;
-            let png = mangekyo_export::png::encode_rgb8(image.width, image.height, &image.pixels)
-                .map_err(|e| ApiError::internal("PNG encoding", &e))?;
+            let png = mangekyo_formats::picture::encode_picture(&image)
+                .map_err(|e| ApiError::encoding(&e))?;
             Ok(Content::new(png, "image/png"))
         })
         .await?;

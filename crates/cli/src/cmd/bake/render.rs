@@ -4,7 +4,6 @@
 //! service's place), at paths named after the item.
 
 use anyhow::Context;
-use mangekyo_export::{heightmap, png};
 use mangekyo_formats::{ChunkFormat, chunk, content_hash};
 use mangekyo_planet::tile::TileRequest;
 use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Planet, PlanetSpace, Projection};
@@ -135,9 +134,9 @@ impl Recipe {
                     y: u32::try_from(item.y)?,
                     size,
                 };
-                let samples = planet.sample_tile(&request, Layers::HEIGHT)?;
-                let rgb = heightmap::terrarium_rgb(&samples.height);
-                Ok(vec![png::encode_rgb8(size, size, &rgb)?])
+                Ok(vec![mangekyo_formats::picture::encode_tile(
+                    planet, &request,
+                )?])
             }
         }
     }
