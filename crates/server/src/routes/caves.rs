@@ -128,9 +128,9 @@ async fn manifest(
 #[utoipa::path(get, path = "/v1/caves/{seed}/chunks/{cx}/{cy}/{cz}", tag = "caves",
     params(
         ("seed" = String, Path, description = "Decimal digits are that number; any other text is hashed"),
-        ("cx" = i32, Path, description = "Chunk x, |cx| ≤ 2^20"),
-        ("cy" = i32, Path, description = "Chunk y (up), |cy| ≤ 2^20"),
-        ("cz" = i32, Path, description = "Chunk z, |cz| ≤ 2^20"),
+        ("cx" = i32, Path, minimum = -1048576, maximum = 1048576, description = "Chunk x, |cx| ≤ 2^20"),
+        ("cy" = i32, Path, minimum = -1048576, maximum = 1048576, description = "Chunk y (up), |cy| ≤ 2^20"),
+        ("cz" = i32, Path, minimum = -1048576, maximum = 1048576, description = "Chunk z, |cz| ≤ 2^20"),
         ("format" = Option<String>, Query, description = "mesh (default; MKCM binary), density (MKCD binary) or glb (glTF 2.0 binary)"),
         ("mesher" = Option<String>, Query, description = "smooth (default, surface nets) or blocky"),
         ("v" = Option<u32>, Query, description = "Caves generator version: pins the URL"),

@@ -61,7 +61,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         ("cx" = u32, Path, description = "Chunk column, 0..width of the projection's chunk grid at this lod"),
         ("cy" = u32, Path, description = "Chunk row, 0..height of the chunk grid"),
         ("layers" = Option<String>, Query, description = "Comma list of height, temperature, humidity, biome, or all (default all; png16/r16/f32: height)"),
-        ("format" = Option<String>, Query, description = "json (default), bin, png16 (alias png), r16, f32 or preview"),
+        ("format" = Option<String>, Query, pattern = "^(json|bin|png16|png|r16|f32|preview)$", description = "json (default), bin, png16 (alias png), r16, f32 or preview"),
         ("edge" = Option<String>, Query, description = "exclusive (256 samples a side, default) or shared (257: the next chunks' first row and column)"),
         ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL (immutable caching)"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
@@ -105,7 +105,7 @@ async fn chunk(
         a.cx,
         a.cy,
         request.edge.name(),
-        layer_bits(layers),
+        mangekyo_formats::planet_bin::layer_mask(layers),
         format.name()
     );
     let content = state
@@ -121,7 +121,7 @@ async fn chunk(
 #[utoipa::path(get, path = "/v1/planets/{id}/preview", tag = "planets",
     params(
         ("id" = i64, Path, description = "The planet's id"),
-        ("width" = Option<u32>, Query, description = "Even width in pixels, 16..=4096 (default 1024); the height is half"),
+        ("width" = Option<u32>, Query, minimum = 16, maximum = 4096, multiple_of = 2, description = "Even width in pixels, 16..=4096 (default 1024); the height is half"),
         ("layer" = Option<String>, Query, description = "biome (default), height, temperature or humidity"),
         ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
@@ -197,13 +197,6 @@ fn chunk_request(path: &Params, query: &Params) -> Result<ChunkRequest, ApiError
         edge,
         layers: Layers::ALL,
     })
-}
-
-fn layer_bits(l: Layers) -> u8 {
-    u8::from(l.height)
-        | u8::from(l.temperature) << 1
-        | u8::from(l.humidity) << 2
-        | u8::from(l.biome) << 3
 }
 
 /// Samples and encodes one chunk (runs on a generation worker).

@@ -41,8 +41,12 @@ impl Recipe {
                 edge,
                 layers,
             } => {
-                let format: ChunkFormat = format.parse().context("--format")?;
-                let layers = format.layers(Some(layers)).context("--layers")?;
+                let format: ChunkFormat = format
+                    .parse()
+                    .with_context(|| format!("--format {format:?}"))?;
+                let layers = format
+                    .layers(Some(layers))
+                    .with_context(|| format!("--layers {layers:?}"))?;
                 Recipe::Chunks {
                     projection: projection.parse()?,
                     format,
