@@ -90,23 +90,13 @@ async fn manifest(
     QueryParams(query): QueryParams,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    query.only(&[
-        "v",
-        "mode",
-        "base_height",
-        "amplitude",
-        "scale",
-        "octaves",
-        "persistence",
-        "lacunarity",
-        "worm_frequency",
-        "worm_octaves",
-        "tunnel_threshold",
-        "entrance_frequency",
-        "entrance_threshold",
-        "ceiling_buffer",
-        "floor_level",
-    ])?;
+    // `v` and the cave parameters, read off `CaveParams` itself so a new
+    // parameter needs no second list here.
+    let keys = cave_param_names();
+    let allowed: Vec<&str> = std::iter::once("v")
+        .chain(keys.iter().map(String::as_str))
+        .collect();
+    query.only(&allowed)?;
     let w = world(&path, &query)?;
     let m = Manifest::of(&w.field);
     let doc = json!({
@@ -122,6 +112,16 @@ async fn manifest(
         "spawn": m.spawn,
     });
     Ok(respond(&Content::json(&doc), w.lifetime, &headers))
+}
+
+/// The query names of the cave parameters: the fields of `CaveParams`, as
+/// it serialises them.
+fn cave_param_names() -> Vec<String> {
+    match serde_json::to_value(CaveParams::default()) {
+        Ok(serde_json::Value::Object(fields)) => fields.keys().cloned().collect(),
+        // A struct with named fields always serialises as an object.
+        _ => Vec::new(),
+    }
 }
 
 /// One chunk: its smooth or blocky mesh, or its padded density grid.
@@ -284,6 +284,15 @@ async fn point(
 mod tests {
     use super::*;
     use mangekyo_caves::CaveError;
+
+    #[test]
+    fn the_manifest_takes_every_cave_parameter() {
+        let names = cave_param_names();
+        assert_eq!(names.len(), 14, "{names:?}");
+        for name in ["mode", "worm_frequency", "floor_level"] {
+            assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
+        }
+    }
     use mangekyo_core::ParamError;
 
     #[test]
