@@ -1,19 +1,15 @@
 //! What can go wrong: a parameter out of range, a request too large.
 
+use mangekyo_core::{ParamError, Refusal};
+
 /// Why a cave field or a request could not be built.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CaveError {
-    /// A parameter is outside what the field supports.
-    #[error("cave parameter `{name}` must be {allowed}, got {value}")]
-    Param {
-        /// The parameter's name as in [`crate::CaveParams`].
-        name: &'static str,
-        /// The value given, printed.
-        value: String,
-        /// What is allowed.
-        allowed: &'static str,
-    },
+    /// A parameter (named as in [`crate::CaveParams`], or a chunk
+    /// coordinate `cx`/`cy`/`cz`) is outside what the field supports.
+    #[error("cave parameter `{}` must be {}, got {}", .0.name, .0.expected, .0.value)]
+    Param(ParamError),
     /// A region, slice or ray is larger than the limit that keeps one
     /// call's memory bounded.
     #[error("{what} is too large: {got}, at most {max}")]
@@ -35,4 +31,16 @@ pub enum CaveError {
     /// parameters; kept so a core change surfaces as an error, not a panic).
     #[error("noise: {0}")]
     Noise(String),
+}
+
+impl Refusal for CaveError {
+    fn param(&self) -> Option<ParamError> {
+        match self {
+            CaveError::Param(p) => Some(p.clone()),
+            CaveError::TooLarge { what, got, max } => {
+                Some(ParamError::new(*what, got, format!("at most {max}")))
+            }
+            _ => None,
+        }
+    }
 }

@@ -61,6 +61,7 @@ pub mod chunk;
 pub mod error;
 pub mod field;
 pub mod lattice;
+pub mod manifest;
 pub mod mesh;
 pub mod params;
 pub mod query;
@@ -72,6 +73,7 @@ pub use chunk::{CHUNK, ChunkCoord, Density, PADDED, Sampler, Samples, VoxelBox, 
 pub use error::CaveError;
 pub use field::CaveField;
 pub use mangekyo_core::Seed;
+pub use manifest::{MAX_CHUNK_COORD, Manifest};
 pub use mesh::{Mesh, MeshKind, Mesher, mesh_chunks};
 pub use params::{CaveMode, CaveParams};
 

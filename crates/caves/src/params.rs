@@ -100,11 +100,7 @@ pub const MAX_SURFACE_OCTAVES: u32 = 16;
 pub const MAX_WORM_OCTAVES: u32 = 8;
 
 fn bad(name: &'static str, value: impl std::fmt::Display, allowed: &'static str) -> CaveError {
-    CaveError::Param {
-        name,
-        value: value.to_string(),
-        allowed,
-    }
+    CaveError::Param(mangekyo_core::ParamError::new(name, value, allowed))
 }
 
 fn check_f32(name: &'static str, v: f32, ok: bool, allowed: &'static str) -> Result<(), CaveError> {

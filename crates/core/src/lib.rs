@@ -20,8 +20,10 @@
 
 pub mod hash;
 pub mod noise;
+pub mod param;
 pub mod rng;
 pub mod seed;
 
+pub use param::{ParamError, Refusal};
 pub use rng::Pcg32;
 pub use seed::Seed;

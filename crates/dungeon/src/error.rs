@@ -1,22 +1,16 @@
 //! What can go wrong: parameters outside what the algorithm supports, a
 //! rectangle that does not fit its grid, or a cave that never succeeds.
 
+use mangekyo_core::{ParamError, Refusal};
+
 /// A dungeon generator refused its input or could not finish.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum DungeonError {
-    /// A parameter lies outside its allowed range.
-    #[error("{param} must be in {min}..={max}, got {got}")]
-    OutOfRange {
-        /// The parameter's name as the user wrote it.
-        param: &'static str,
-        /// Smallest allowed value.
-        min: i64,
-        /// Largest allowed value.
-        max: i64,
-        /// What was given.
-        got: i64,
-    },
+    /// A parameter (named as the user wrote it) lies outside its allowed
+    /// range (`min..=max`).
+    #[error("{} must be in {}, got {}", .0.name, .0.expected, .0.value)]
+    OutOfRange(ParamError),
     /// A size must be even: Hengband's caves are centred on a cell, with the
     /// same half-size on both sides.
     #[error("{param} must be even (a fractal cave spans centre ± size/2), got {got}")]
@@ -67,6 +61,23 @@ pub enum DungeonError {
     },
 }
 
+impl Refusal for DungeonError {
+    fn param(&self) -> Option<ParamError> {
+        match self {
+            DungeonError::OutOfRange(p) => Some(p.clone()),
+            DungeonError::NotEven { param, got } => {
+                Some(ParamError::new(*param, got, "an even number"))
+            }
+            DungeonError::EmptyFloorTable => Some(ParamError::new(
+                "floors",
+                "all weights 0",
+                "at least one weight above 0",
+            )),
+            _ => None,
+        }
+    }
+}
+
 /// `Ok` when `min <= got <= max`, else [`DungeonError::OutOfRange`].
 pub(crate) fn check_range(
     param: &'static str,
@@ -77,12 +88,11 @@ pub(crate) fn check_range(
     if (min..=max).contains(&got) {
         Ok(())
     } else {
-        Err(DungeonError::OutOfRange {
+        Err(DungeonError::OutOfRange(ParamError::new(
             param,
-            min,
-            max,
             got,
-        })
+            format!("{min}..={max}"),
+        )))
     }
 }
 

@@ -45,6 +45,7 @@ impl std::str::FromStr for Edge {
             "shared" | "257" => Ok(Edge::Shared),
             _ => Err(PlanetError::Name {
                 what: "edge",
+                param: "edge",
                 value: s.to_string(),
                 allowed: "exclusive, shared",
             }),
@@ -99,6 +100,7 @@ impl Layers {
                 _ => {
                     return Err(PlanetError::Name {
                         what: "layer",
+                        param: "layers",
                         value: name.to_string(),
                         allowed: "height, temperature, humidity, biome, all",
                     });
@@ -108,6 +110,7 @@ impl Layers {
         if l.is_empty() {
             return Err(PlanetError::Name {
                 what: "layer",
+                param: "layers",
                 value: list.to_string(),
                 allowed: "height, temperature, humidity, biome, all",
             });

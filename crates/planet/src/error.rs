@@ -1,21 +1,19 @@
 //! What can be wrong with a planet request: a parameter out of range, a
-//! chunk or tile address off the map, a malformed name.
+//! chunk or tile address off the map, a malformed name. Every variant is a
+//! refused parameter ([`ParamError`], through [`Refusal`]), so the edges
+//! answer all of them one way.
+
+use mangekyo_core::{ParamError, Refusal};
 
 /// Everything the planet crate can refuse. Every variant names the field
 /// or address that was wrong, the value given and what is allowed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PlanetError {
-    /// A planet parameter is outside its range.
-    #[error("planet parameter `{name}` must be {allowed}, got {value}")]
-    Param {
-        /// The parameter (`radius`, `pixel_size`, …).
-        name: &'static str,
-        /// The value given, printed.
-        value: String,
-        /// What is allowed.
-        allowed: String,
-    },
+    /// A planet parameter (`radius`, `pixel_size`, … as in
+    /// [`crate::PlanetParams`]) is outside its range.
+    #[error("planet parameter `{}` must be {}, got {}", .0.name, .0.expected, .0.value)]
+    Param(ParamError),
     /// A chunk or tile address is outside the map at its level of detail.
     #[error("{what} must be {allowed}, got {value}")]
     Address {
@@ -31,6 +29,9 @@ pub enum PlanetError {
     Name {
         /// What kind of name it was (`projection`, `layer`, …).
         what: &'static str,
+        /// The parameter that carries it on every surface (`layers`,
+        /// `layer`, `projection`, `edge`): what a refusal names.
+        param: &'static str,
         /// The name given.
         value: String,
         /// The names that exist, comma-separated.
@@ -44,11 +45,7 @@ impl PlanetError {
         value: impl std::fmt::Display,
         allowed: impl Into<String>,
     ) -> Self {
-        PlanetError::Param {
-            name,
-            value: value.to_string(),
-            allowed: allowed.into(),
-        }
+        PlanetError::Param(ParamError::new(name, value, Into::<String>::into(allowed)))
     }
 
     pub(crate) fn address(
@@ -61,5 +58,24 @@ impl PlanetError {
             value: value.to_string(),
             allowed: allowed.into(),
         }
+    }
+}
+
+impl Refusal for PlanetError {
+    fn param(&self) -> Option<ParamError> {
+        Some(match self {
+            PlanetError::Param(p) => p.clone(),
+            PlanetError::Address {
+                what,
+                value,
+                allowed,
+            } => ParamError::new(*what, value, allowed.clone()),
+            PlanetError::Name {
+                param,
+                value,
+                allowed,
+                ..
+            } => ParamError::new(*param, value, *allowed),
+        })
     }
 }

@@ -264,7 +264,7 @@ mod tests {
             let mut p = PlanetParams::default();
             spoil(&mut p);
             match p.validate() {
-                Err(PlanetError::Param { name, .. }) => assert_eq!(name, field),
+                Err(PlanetError::Param(p)) => assert_eq!(p.name, field),
                 other => panic!("{field}: expected a parameter error, got {other:?}"),
             }
             let text = p.validate().unwrap_err().to_string();

@@ -50,6 +50,7 @@ impl std::str::FromStr for PreviewLayer {
             "humidity" => Ok(PreviewLayer::Humidity),
             _ => Err(PlanetError::Name {
                 what: "preview layer",
+                param: "layer",
                 value: s.to_string(),
                 allowed: "biome, height, temperature, humidity",
             }),

@@ -8,7 +8,6 @@
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use xxhash_rust::xxh3::xxh3_128;
 
 /// A response body with its media type and strong ETag.
 #[derive(Debug, Clone)]
@@ -17,7 +16,8 @@ pub struct Content {
     pub body: Bytes,
     /// The media type.
     pub content_type: &'static str,
-    /// The quoted strong ETag: 128-bit xxh3 of the body, in hex.
+    /// The quoted strong ETag: [`mangekyo_formats::content_hash`] of the
+    /// body (what a bake manifest records for the same bytes).
     pub etag: String,
     /// Headers that describe the body (how to decode it), derived from
     /// the same inputs, so equal on every replica.
@@ -28,7 +28,7 @@ impl Content {
     /// Wraps `body`, hashing it for the ETag.
     pub fn new(body: impl Into<Bytes>, content_type: &'static str) -> Content {
         let body = body.into();
-        let etag = format!("\"{:032x}\"", xxh3_128(&body));
+        let etag = format!("\"{}\"", mangekyo_formats::content_hash(&body));
         Content {
             body,
             content_type,

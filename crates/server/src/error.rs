@@ -3,6 +3,8 @@
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use mangekyo_core::{ParamError, Refusal};
+use mangekyo_formats::FormatError;
 use mangekyo_store::StoreError;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -155,6 +157,39 @@ impl ApiError {
             "internal",
             format!("{context} failed; see the server log"),
         )
+    }
+}
+
+impl ApiError {
+    /// The one conversion of a library's error into an answer: a refused
+    /// parameter ([`Refusal::param`]) is a 400 naming it, with the library's
+    /// own message; anything else is a 422 (the input was well-formed, but
+    /// nothing could be generated from it).
+    pub fn refused<E: Refusal + ?Sized>(err: &E) -> ApiError {
+        let message = err.to_string();
+        match err.param() {
+            Some(p) => ApiError::invalid(&p.name, message, p.expected),
+            None => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "generation_failed",
+                message,
+            ),
+        }
+    }
+
+    /// Bytes that could not be encoded: a refused request parameter is a
+    /// 400, anything else a bug (500).
+    pub fn encoding(err: &FormatError) -> ApiError {
+        match err.param() {
+            Some(_) => ApiError::refused(err),
+            None => ApiError::internal("encoding", err),
+        }
+    }
+}
+
+impl From<ParamError> for ApiError {
+    fn from(err: ParamError) -> ApiError {
+        ApiError::refused(&err)
     }
 }
 

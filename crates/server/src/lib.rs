@@ -37,7 +37,6 @@
 
 pub mod budget;
 mod cache;
-pub mod cave_models;
 pub mod conn;
 pub mod content;
 pub mod error;
@@ -50,9 +49,7 @@ pub mod metrics;
 mod middleware;
 pub mod openapi;
 pub mod openapi_statuses;
-pub mod planet_bin;
 pub mod planets;
-pub mod roblox;
 pub mod routes;
 pub mod state;
 pub mod viewer;

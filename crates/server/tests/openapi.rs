@@ -149,3 +149,55 @@ fn every_route_is_registered_with_its_documentation() {
         "every documented handler is routed and every routed handler documented"
     );
 }
+
+/// The parameter `name` of the operation at `path`.
+fn parameter<'a>(doc: &'a Value, path: &str, name: &str) -> &'a Value {
+    doc["paths"][path]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("{path} documents no {name}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn documented_ranges_and_names_are_the_libraries() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let server = TestServer::start(&db).await;
+    let doc = server.get_json("/openapi.json", 200).await;
+    // Chunk formats: the pattern admits exactly the formats crate's names
+    // and aliases (the attribute is text, so this test ties it to them).
+    let format = &parameter(
+        &doc,
+        "/v1/planets/{id}/chunks/{projection}/{lod}/{cx}/{cy}",
+        "format",
+    )["schema"]["pattern"];
+    let mut names: Vec<&str> = mangekyo_formats::ChunkFormat::ALL
+        .iter()
+        .map(|f| f.name())
+        .chain(
+            mangekyo_formats::ChunkFormat::ALIASES
+                .iter()
+                .map(|(a, _)| *a),
+        )
+        .collect();
+    names.sort_unstable();
+    let pattern = format.as_str().unwrap();
+    let mut documented: Vec<&str> = pattern
+        .trim_start_matches("^(")
+        .trim_end_matches(")$")
+        .split('|')
+        .collect();
+    documented.sort_unstable();
+    assert_eq!(documented, names, "{pattern}");
+    // Cave chunk coordinates: the caves crate's bound.
+    let max = mangekyo_caves::MAX_CHUNK_COORD;
+    for axis in ["cx", "cy", "cz"] {
+        let schema = &parameter(&doc, "/v1/caves/{seed}/chunks/{cx}/{cy}/{cz}", axis)["schema"];
+        assert_eq!(
+            (schema["minimum"].as_i64(), schema["maximum"].as_i64()),
+            (Some(-i64::from(max)), Some(i64::from(max))),
+            "{axis}: {schema}"
+        );
+    }
+}

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{TestServer, backends, chunk_url, small_params};
-use mangekyo_server::planet_bin;
+use mangekyo_formats::planet_bin;
 use mangekyo_store::testing::TestDb;
 use reqwest::header;
 

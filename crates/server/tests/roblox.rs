@@ -9,8 +9,8 @@ mod common;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use common::{TestServer, small_params};
+use mangekyo_formats::roblox::{MATERIAL_LEGEND, material_index};
 use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Planet, PlanetParams, Projection};
-use mangekyo_server::roblox::{MATERIAL_LEGEND, material_index};
 use mangekyo_store::{Backend, testing::TestDb};
 use serde_json::{Value, json};
 

@@ -1,9 +1,12 @@
 //! Dependency arrows point inwards, read from `cargo metadata`: generators
 //! never depend on the edges or on async/SQL/HTTP crates, `island` never
-//! knows `world`, and the format encoders know no generator.
+//! knows `world`, the format encoders know no generator, only `store`
+//! knows SQL and only `server` knows HTTP.
 //!
-//! A new edge between workspace crates is a design change: add it to
-//! `ALLOWED` below, with a reason, in the same commit.
+//! Every edge between workspace crates is listed in `ALLOWED` below with
+//! its reason, `mangekyo-core` included; a new edge is a design change:
+//! add it there, with a reason, in the same commit (and an edge that is
+//! gone must leave the table, so the table stays the map).
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -52,8 +55,9 @@ const GENERATORS: [&str; 6] = [
 ];
 
 /// Crates that mean I/O, async runtimes, HTTP or SQL.
-const EDGE_CRATES: [&str; 10] = [
+const EDGE_CRATES: [&str; 11] = [
     "mangekyo-export",
+    "mangekyo-formats",
     "mangekyo-store",
     "mangekyo-server",
     "mangekyo",
@@ -65,31 +69,143 @@ const EDGE_CRATES: [&str; 10] = [
     "tower-http",
 ];
 
-/// Workspace-internal edges that are allowed, with the reason.
+/// Crates that speak SQL: only `mangekyo-store` may depend on them.
+const SQL_CRATES: [&str; 6] = [
+    "sqlx",
+    "sqlx-core",
+    "sqlx-sqlite",
+    "sqlx-mysql",
+    "sqlx-postgres",
+    "rusqlite",
+];
+
+/// Crates that speak HTTP: only `mangekyo-server` may depend on them.
+const HTTP_CRATES: [&str; 10] = [
+    "axum",
+    "axum-core",
+    "hyper",
+    "hyper-util",
+    "http",
+    "tower",
+    "tower-http",
+    "reqwest",
+    "utoipa",
+    "utoipa-axum",
+];
+
+/// Every workspace-internal edge that is allowed, with the reason.
 const ALLOWED: &[(&str, &str, &str)] = &[
+    // Generators: core is the shared floor (seeds, streams, noise, ParamError).
+    (
+        "mangekyo-planet",
+        "mangekyo-core",
+        "seeds, noise and ParamError",
+    ),
+    (
+        "mangekyo-caves",
+        "mangekyo-core",
+        "seeds, noise and ParamError",
+    ),
+    (
+        "mangekyo-dungeon",
+        "mangekyo-core",
+        "seeds, streams and ParamError",
+    ),
+    ("mangekyo-island", "mangekyo-core", "seeds and streams"),
+    (
+        "mangekyo-world",
+        "mangekyo-core",
+        "seeds and the play stream",
+    ),
     (
         "mangekyo-world",
         "mangekyo-island",
         "the world spawns islands; never the other way",
     ),
+    // Formats: joins generators to the encoders, which know nothing of each other.
+    (
+        "mangekyo-formats",
+        "mangekyo-core",
+        "ParamError for refused format names",
+    ),
+    (
+        "mangekyo-formats",
+        "mangekyo-planet",
+        "planet chunks and Roblox layers as bytes",
+    ),
+    (
+        "mangekyo-formats",
+        "mangekyo-caves",
+        "cave meshes as glb and OBJ",
+    ),
+    (
+        "mangekyo-formats",
+        "mangekyo-export",
+        "the PNG, heightmap and glTF encoders",
+    ),
+    // The server: an edge that serves every generator.
     (
         "mangekyo-server",
-        "*",
-        "the server is an edge and may serve every generator",
+        "mangekyo-core",
+        "seeds and ParamError into ApiError",
+    ),
+    (
+        "mangekyo-server",
+        "mangekyo-planet",
+        "planets, chunks and tiles over HTTP",
+    ),
+    ("mangekyo-server", "mangekyo-caves", "cave worlds over HTTP"),
+    ("mangekyo-server", "mangekyo-dungeon", "dungeons over HTTP"),
+    ("mangekyo-server", "mangekyo-island", "islands over HTTP"),
+    (
+        "mangekyo-server",
+        "mangekyo-world",
+        "the island game played over HTTP (one command per request)",
+    ),
+    (
+        "mangekyo-server",
+        "mangekyo-export",
+        "PNG previews, tiles and dungeon pictures",
+    ),
+    (
+        "mangekyo-server",
+        "mangekyo-formats",
+        "the same chunk bytes and ETags as the CLI",
+    ),
+    ("mangekyo-server", "mangekyo-store", "the planet registry"),
+    // The CLI: an edge that drives every crate; the server only for `serve`.
+    ("mangekyo", "mangekyo-core", "seeds and noise pictures"),
+    ("mangekyo", "mangekyo-planet", "mangekyo planet and bake"),
+    ("mangekyo", "mangekyo-caves", "mangekyo caves"),
+    ("mangekyo", "mangekyo-dungeon", "mangekyo dungeon"),
+    ("mangekyo", "mangekyo-island", "mangekyo island"),
+    ("mangekyo", "mangekyo-world", "mangekyo island play"),
+    ("mangekyo", "mangekyo-export", "pictures written to files"),
+    (
+        "mangekyo",
+        "mangekyo-formats",
+        "the same chunk bytes as the service",
     ),
     (
         "mangekyo",
-        "*",
-        "the CLI is an edge and may drive every crate",
+        "mangekyo-server",
+        "mangekyo serve runs it (and nothing else uses it)",
     ),
-    ("mangekyo-bench", "*", "benchmarks measure every crate"),
+    (
+        "mangekyo",
+        "mangekyo-store",
+        "mangekyo serve opens the store",
+    ),
+    // Benchmarks measure the generators.
+    ("mangekyo-bench", "mangekyo-core", "noise benches"),
+    ("mangekyo-bench", "mangekyo-planet", "planet benches"),
+    ("mangekyo-bench", "mangekyo-caves", "cave benches"),
+    ("mangekyo-bench", "mangekyo-dungeon", "dungeon benches"),
+    ("mangekyo-bench", "mangekyo-island", "island benches"),
 ];
 
 fn allowed(from: &str, to: &str) -> bool {
-    to == "mangekyo-core"
-        || ALLOWED
-            .iter()
-            .any(|(f, t, _)| *f == from && (*t == "*" || *t == to))
+    ALLOWED.iter().any(|(f, t, _)| *f == from && *t == to)
 }
 
 #[test]
@@ -131,4 +247,46 @@ fn every_workspace_edge_is_allowed() {
         bad.is_empty(),
         "edges not in the allow-table of crates/tidy/tests/arrows.rs: {bad:?}"
     );
+}
+
+#[test]
+fn every_allowed_edge_exists() {
+    let g = graph();
+    let stale: Vec<String> = ALLOWED
+        .iter()
+        .filter(|(from, to, _)| !g.get(*from).is_some_and(|d| d.iter().any(|d| d == to)))
+        .map(|(from, to, _)| format!("{from} -> {to}"))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "edges in the allow-table that no Cargo.toml has (remove them): {stale:?}"
+    );
+}
+
+#[test]
+fn export_knows_no_generator_and_no_generator_knows_export() {
+    let g = graph();
+    for dep in &g["mangekyo-export"] {
+        assert!(
+            !dep.starts_with("mangekyo-"),
+            "mangekyo-export must know no workspace crate, found {dep}"
+        );
+    }
+}
+
+#[test]
+fn only_store_knows_sql_and_only_server_knows_http() {
+    let g = graph();
+    let mut bad = Vec::new();
+    for (from, deps) in &g {
+        for to in deps {
+            if SQL_CRATES.contains(&to.as_str()) && from != "mangekyo-store" {
+                bad.push(format!("{from} -> {to} (only mangekyo-store knows SQL)"));
+            }
+            if HTTP_CRATES.contains(&to.as_str()) && from != "mangekyo-server" {
+                bad.push(format!("{from} -> {to} (only mangekyo-server knows HTTP)"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{bad:?}");
 }

@@ -62,7 +62,7 @@ enum What {
         /// The map: tangent_cube, cube, equirectangular or octahedral.
         #[arg(long, default_value = "tangent_cube")]
         projection: String,
-        /// bin (the service's MKPC), json, png (16-bit) or r16 (both with a .meta.json sidecar).
+        /// bin (the service's MKPC), json, png16 (alias png), r16 or f32 (heightmaps, with a .meta.json sidecar), or preview.
         #[arg(long, default_value = "bin")]
         format: String,
         /// exclusive (256 samples a side) or shared (257).

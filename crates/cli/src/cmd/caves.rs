@@ -7,7 +7,7 @@ use mangekyo_caves::mesh::{MeshKind, mesh, mesh_chunks};
 use mangekyo_caves::{
     CaveField, CaveMode, CaveParams, ChunkCoord, Mesh, Sampler, Seed, view, wire,
 };
-use mangekyo_server::cave_models::{self, ModelFormat};
+use mangekyo_formats::cave_models::{self, ModelFormat};
 use std::path::{Path, PathBuf};
 
 /// Most chunks one `export` may mesh (16 × 4 × 16 chunks at most is a
@@ -61,7 +61,7 @@ enum MeshArg {
 struct ChunkArgs {
     #[command(flatten)]
     world: World,
-    /// Chunk coordinates (chunk c holds voxels 32c .. 32c+32).
+    /// Chunk coordinates (chunk c holds voxels 32c .. 32c+32), each within ±2^20.
     #[arg(long, num_args = 3, value_names = ["CX", "CY", "CZ"], allow_negative_numbers = true, default_values_t = [0, 0, 0])]
     chunk: Vec<i32>,
     /// Smooth (surface nets) or blocky faces.
@@ -118,7 +118,7 @@ fn parse_coord(s: &str) -> Result<ChunkCoord, String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
     let nums: Result<Vec<i32>, _> = parts.iter().map(|p| p.parse::<i32>()).collect();
     match nums {
-        Ok(v) if v.len() == 3 => Ok(ChunkCoord::new(v[0], v[1], v[2])),
+        Ok(v) if v.len() == 3 => ChunkCoord::checked(v[0], v[1], v[2]).map_err(|e| e.to_string()),
         _ => Err(format!("expected three integers \"cx,cy,cz\", got {s:?}")),
     }
 }
@@ -173,7 +173,8 @@ fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 
 fn chunk(a: ChunkArgs) -> anyhow::Result<()> {
     let field = a.world.field()?;
-    let coord = ChunkCoord::new(a.chunk[0], a.chunk[1], a.chunk[2]);
+    // The service's bound: past it f32 chunk-local positions lose voxels.
+    let coord = ChunkCoord::checked(a.chunk[0], a.chunk[1], a.chunk[2])?;
     let samples = Sampler::new().chunk(&field, coord);
     let k = kind(a.mesh);
     let ext = extension(&a.output);

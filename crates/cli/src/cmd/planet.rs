@@ -8,10 +8,10 @@
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mangekyo_core::Seed;
-use mangekyo_export::{heightmap, png};
+use mangekyo_formats::{ChunkFormat, chunk};
 use mangekyo_planet::{
-    Chunk, ChunkAddress, ChunkRequest, Edge, LatLon, Layers, Planet, PlanetParams, Projection,
-    distortion, view,
+    Chunk, ChunkAddress, ChunkRequest, Edge, LatLon, Planet, PlanetParams, Projection, distortion,
+    view,
 };
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -145,30 +145,10 @@ impl ParamArgs {
     }
 }
 
-/// What to write for a chunk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    /// 16-bit greyscale PNG of heights, plus a `.json` sidecar.
-    Png16,
-    /// Raw little-endian u16 heights (R16), plus a `.json` sidecar.
-    R16,
-    /// Raw little-endian f32 heights in metres, plus a `.json` sidecar.
-    F32,
-    /// Every requested layer as JSON.
-    Json,
-    /// A biome-coloured, hill-shaded picture (PNG).
-    Preview,
-}
-
-impl Format {
-    fn extension(self) -> &'static str {
-        match self {
-            Format::Png16 | Format::Preview => "png",
-            Format::R16 => "r16",
-            Format::F32 => "f32",
-            Format::Json => "json",
-        }
-    }
+/// `--format`: a [`ChunkFormat`] name or alias (the HTTP API's `format=`).
+fn parse_format(text: &str) -> Result<ChunkFormat, String> {
+    text.parse()
+        .map_err(|e: mangekyo_core::ParamError| e.to_string())
 }
 
 /// Flags of `mangekyo planet chunk`.
@@ -195,12 +175,14 @@ struct ChunkArgs {
     /// `exclusive` (256 samples) or `shared` (257, the neighbours' first row and column).
     #[arg(long, default_value = "shared")]
     edge: String,
-    /// Layers for JSON: height, temperature, humidity, biome or all (comma-separated).
+    /// Layers for json and bin: height, temperature, humidity, biome or all
+    /// (comma-separated); heightmaps hold heights, previews heights and biomes.
     #[arg(long, default_value = "all")]
     layers: String,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Preview)]
-    format: Format,
+    /// json, bin (MKPC), png16 (alias png), r16 or f32 (heightmaps, with a
+    /// `.json` sidecar), or preview (a biome-coloured, hill-shaded picture).
+    #[arg(long, value_parser = parse_format, default_value = "preview")]
+    format: ChunkFormat,
     /// Output file (one chunk) or directory (a range of chunks).
     #[arg(short, long, default_value = "chunk")]
     output: PathBuf,
@@ -264,7 +246,7 @@ fn preview(
     let bar = progress(u64::from(width / 2), "rows");
     let image = planet.preview(width, layer, &|rows| bar.inc(rows))?;
     bar.finish_and_clear();
-    let bytes = png::encode_rgb8(image.width, image.height, &image.pixels)?;
+    let bytes = mangekyo_formats::picture::encode_picture(&image)?;
     crate::atomic::write(output, &bytes)?;
     eprintln!(
         "wrote {} ({}×{} px, seed {})",
@@ -308,15 +290,7 @@ fn chunks(args: &ChunkArgs) -> anyhow::Result<()> {
     let planet = args.params.planet()?;
     let projection: Projection = args.projection.parse()?;
     let edge: Edge = args.edge.parse()?;
-    let mut layers = Layers::parse(&args.layers)?;
-    if args.format != Format::Json {
-        // Heightmaps need heights; pictures need heights and biomes.
-        layers = if args.format == Format::Preview {
-            Layers::ALL
-        } else {
-            Layers::HEIGHT
-        };
-    }
+    let layers = args.format.layers(Some(&args.layers))?;
     let addresses = match (args.lat, args.lon) {
         (Some(lat), Some(lon)) => {
             let at = planet
@@ -371,7 +345,7 @@ fn chunks(args: &ChunkArgs) -> anyhow::Result<()> {
             } else {
                 args.output.join(file_name(&chunk, args.format))
             };
-            write_chunk(&chunk, args.format, &path)?;
+            write_chunk(&chunk, args.format, planet.params(), &path)?;
             bar.inc(1);
         }
     }
@@ -389,7 +363,7 @@ fn chunks(args: &ChunkArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn file_name(chunk: &Chunk, format: Format) -> String {
+fn file_name(chunk: &Chunk, format: ChunkFormat) -> String {
     let a = &chunk.address;
     format!(
         "{}_{}_{}_{}.{}",
@@ -401,60 +375,24 @@ fn file_name(chunk: &Chunk, format: Format) -> String {
     )
 }
 
-fn write_chunk(chunk: &Chunk, format: Format, path: &Path) -> anyhow::Result<()> {
-    let n = chunk.size;
+/// Writes a chunk as the service answers it (`mangekyo_formats::chunk`),
+/// with a heightmap's sidecar at `PATH.json`.
+fn write_chunk(
+    chunk: &Chunk,
+    format: ChunkFormat,
+    params: &PlanetParams,
+    path: &Path,
+) -> anyhow::Result<()> {
+    let encoded = chunk::encode(chunk, format, params)?;
     // A heightmap and its sidecar appear together or not at all.
-    let staged = std::cell::RefCell::new(crate::atomic::Staged::new());
-    let write = |p: &Path, bytes: &[u8]| staged.borrow_mut().add(p, bytes);
-    let sidecar = |name: &'static str, min: f32, max: f32| -> anyhow::Result<()> {
-        let info = chunk.heightmap_info(name, min, max);
+    let mut staged = crate::atomic::Staged::new();
+    staged.add(path, &encoded.bytes)?;
+    if let Some(sidecar) = encoded.sidecar(chunk)? {
         let mut p = path.as_os_str().to_owned();
         p.push(".json");
-        write(
-            Path::new(&p),
-            serde_json::to_string_pretty(&info)?.as_bytes(),
-        )
-    };
-    let written = match format {
-        Format::Png16 | Format::R16 => {
-            let q = heightmap::quantize_u16(&chunk.height);
-            let bytes = if format == Format::Png16 {
-                png::encode_gray16(n, n, &q.samples)?
-            } else {
-                heightmap::encode_r16_le(n, n, &q.samples)?
-            };
-            write(path, &bytes)?;
-            sidecar(
-                if format == Format::Png16 {
-                    "png16"
-                } else {
-                    "r16"
-                },
-                q.min,
-                q.max,
-            )
-        }
-        Format::F32 => {
-            write(path, &heightmap::encode_f32_le(n, n, &chunk.height)?)?;
-            let (min, max) = chunk
-                .height
-                .iter()
-                .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &h| {
-                    (a.min(h), b.max(h))
-                });
-            sidecar("f32", min, max)
-        }
-        Format::Json => write(path, serde_json::to_string(&chunk.json())?.as_bytes()),
-        Format::Preview => {
-            let image = view::chunk_preview(chunk)?;
-            write(
-                path,
-                &png::encode_rgb8(image.width, image.height, &image.pixels)?,
-            )
-        }
-    };
-    written?;
-    staged.into_inner().commit()
+        staged.add(Path::new(&p), &sidecar)?;
+    }
+    staged.commit()
 }
 
 fn projections(cells: u64) -> anyhow::Result<()> {

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::param::{ParamError, Refusal};
+
 /// The basic lattice noise a fractal is built from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -113,43 +115,39 @@ impl Default for NoiseParams {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum NoiseError {
-    /// A parameter is outside what the noise supports.
-    OutOfRange {
-        /// The parameter's name (`octaves`, `warp.frequency`, …).
-        name: &'static str,
-        /// The value given, printed.
-        value: String,
-        /// What is allowed.
-        allowed: &'static str,
-    },
+    /// A parameter (`octaves`, `warp.frequency`, …) is outside what the
+    /// noise supports.
+    OutOfRange(ParamError),
 }
 
 impl std::fmt::Display for NoiseError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            NoiseError::OutOfRange {
-                name,
-                value,
-                allowed,
-            } => {
-                write!(f, "noise parameter `{name}` must be {allowed}, got {value}")
-            }
+            NoiseError::OutOfRange(p) => write!(
+                f,
+                "noise parameter `{}` must be {}, got {}",
+                p.name, p.expected, p.value
+            ),
         }
     }
 }
 
 impl std::error::Error for NoiseError {}
 
+impl Refusal for NoiseError {
+    fn param(&self) -> Option<ParamError> {
+        match self {
+            NoiseError::OutOfRange(p) => Some(p.clone()),
+        }
+    }
+}
+
 fn out_of_range(
     name: &'static str,
     value: impl std::fmt::Display,
     allowed: &'static str,
 ) -> NoiseError {
-    NoiseError::OutOfRange {
-        name,
-        value: value.to_string(),
-        allowed,
-    }
+    NoiseError::OutOfRange(ParamError::new(name, value, allowed))
 }
 
 fn positive_finite(name: &'static str, v: f64) -> Result<(), NoiseError> {

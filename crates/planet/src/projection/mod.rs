@@ -161,6 +161,7 @@ impl std::str::FromStr for Projection {
             .find(|p| p.name() == s)
             .ok_or_else(|| PlanetError::Name {
                 what: "projection",
+                param: "projection",
                 value: s.to_string(),
                 allowed: "equirectangular, cube, tangent_cube, octahedral",
             })

@@ -3,14 +3,14 @@
 //! binary, and the density at any point.
 //!
 //! - `GET /v1/caves/{seed}`: the manifest (JSON): parameters, the chunk
-//!   layers that hold surfaces, a spawn point.
+//!   layers that hold surfaces, a spawn point (`mangekyo_caves::Manifest`).
 //! - `GET /v1/caves/{seed}/chunks/{cx}/{cy}/{cz}?format=mesh|density|glb`:
 //!   one 32³ chunk in the caves crate's wire forms (`mangekyo_caves::wire`):
 //!   `mesh` is `MKCM` (positions, normals, sky visibility, indices),
 //!   `density` is `MKCD` (the chunk's 33³ voxel densities and its columns'
 //!   surface heights); web/src/modes/caves/format.js decodes both. `glb`
 //!   is the same mesh as a glTF 2.0 binary for engines and 3D tools
-//!   (`crate::cave_models`).
+//!   (`mangekyo_formats::cave_models`).
 //! - `GET /v1/caves/{seed}/density?x=&y=&z=`: `CaveField::density_at`.
 //!
 //! Cave parameters (`mode`, `amplitude`, `worm_frequency`, …; see
@@ -22,16 +22,18 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue};
 use axum::response::Response;
+use mangekyo_caves::manifest::MAX_POINT_COORD;
 use mangekyo_caves::{
-    CHUNK, CaveError, CaveField, CaveParams, ChunkCoord, MeshKind, Sampler, Seed, mesh, wire,
+    CHUNK, CaveField, CaveParams, ChunkCoord, MAX_CHUNK_COORD, Manifest, MeshKind, Sampler, Seed,
+    mesh, wire,
 };
+use mangekyo_formats::cave_models::{self, ModelFormat};
 use serde_json::json;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::cave_models::{self, ModelFormat};
 use crate::content::{Content, Lifetime, respond};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Params, PathParams, QueryParams};
@@ -40,30 +42,6 @@ use crate::state::AppState;
 
 /// Query parameters that are not the cave field's.
 const RESERVED: [&str; 6] = ["format", "v", "mesher", "x", "y", "z"];
-
-/// Largest |chunk coordinate|: 2²⁰ chunks is 2²⁵ voxels, where f32 chunk-local
-/// positions and f64 noise inputs are still exact enough.
-pub const MAX_CHUNK_COORD: i32 = 1 << 20;
-
-/// Largest |coordinate| of a point query, voxels (the same extent).
-pub const MAX_POINT_COORD: f64 = (MAX_CHUNK_COORD as f64) * CHUNK as f64;
-
-/// Voxels above the highest possible surface a drone may climb.
-const CEILING_MARGIN: f64 = 48.0;
-
-/// Voxels above the surface the viewer's drone starts.
-const SPAWN_HEIGHT: f64 = 6.0;
-
-/// How far from the origin, and on what grid, the manifest looks for a
-/// karst shaft to start above (voxels): 257² columns over ±512 voxels;
-/// only the few percent the entrance mask opens are ray cast. Shafts are
-/// rare with the default parameters (about a dozen per km² for seed 42),
-/// so the search has to reach this far.
-const SHAFT_SEARCH: (i32, f64) = (128, 4.0);
-
-/// A column counts as a shaft when a ray down from the surface runs this
-/// many voxels through air.
-const SHAFT_DEPTH: f64 = 6.0;
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -85,7 +63,7 @@ fn world(path: &Params, query: &Params) -> Result<World, ApiError> {
     let seed = parse_seed(&seed_text)?;
     let lifetime = pinned_lifetime(query, "caves", mangekyo_caves::GENERATOR_VERSION)?;
     let params: CaveParams = parse_params(query_object(query, &RESERVED)?)?;
-    let field = CaveField::new(&params, seed).map_err(cave_error)?;
+    let field = CaveField::new(&params, seed).map_err(|e| ApiError::refused(&e))?;
     let params_json = serde_json::to_value(params)
         .map_err(|e| ApiError::internal("serialising parameters", &e))?;
     Ok(World {
@@ -112,40 +90,15 @@ async fn manifest(
     QueryParams(query): QueryParams,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    query.only(&[
-        "v",
-        "mode",
-        "base_height",
-        "amplitude",
-        "scale",
-        "octaves",
-        "persistence",
-        "lacunarity",
-        "worm_frequency",
-        "worm_octaves",
-        "tunnel_threshold",
-        "entrance_frequency",
-        "entrance_threshold",
-        "ceiling_buffer",
-        "floor_level",
-    ])?;
+    // `v` and the cave parameters, read off `CaveParams` itself so a new
+    // parameter needs no second list here.
+    let keys = cave_param_names();
+    let allowed: Vec<&str> = std::iter::once("v")
+        .chain(keys.iter().map(String::as_str))
+        .collect();
+    query.only(&allowed)?;
     let w = world(&path, &query)?;
-    let p = w.field.params();
-    let (lo, hi) = (
-        f64::from(p.base_height - p.amplitude),
-        f64::from(p.base_height + p.amplitude),
-    );
-    let chunk = CHUNK as f64;
-    // Every chunk layer that can hold a surface: the solid floor's up to
-    // the highest hilltop's (one voxel of slack either side: a surface on
-    // a chunk boundary is meshed by the chunk below it).
-    let floor = f64::from(p.floor_level);
-    let chunk_y = [
-        ((floor.min(lo) - 1.0) / chunk).floor() as i64,
-        ((hi + 1.0) / chunk).floor() as i64,
-    ];
-    let [x, z] = nearest_shaft(&w.field).unwrap_or([0.5, 0.5]);
-    let spawn = [x, f64::from(w.field.surface_height(x, z)) + SPAWN_HEIGHT, z];
+    let m = Manifest::of(&w.field);
     let doc = json!({
         "generator": "caves",
         "version": mangekyo_caves::GENERATOR_VERSION,
@@ -153,44 +106,31 @@ async fn manifest(
         "seed": w.seed.value(),
         "params": w.params_json,
         "chunk": CHUNK,
-        "chunk_y": chunk_y,
-        "surface_range": [lo, hi],
-        "ceiling": hi + CEILING_MARGIN,
-        "spawn": spawn,
+        "chunk_y": m.chunk_y,
+        "surface_range": m.surface_range,
+        "ceiling": m.ceiling,
+        "spawn": m.spawn,
     });
     Ok(respond(&Content::json(&doc), w.lifetime, &headers))
 }
 
-/// The nearest column to the origin (on the search grid) where the
-/// ground opens into a shaft: where the drone should start, looking down
-/// into the caves.
-fn nearest_shaft(field: &CaveField) -> Option<[f64; 2]> {
-    let (reach, step) = SHAFT_SEARCH;
-    let mut columns: Vec<[f64; 2]> = (-reach..=reach)
-        .flat_map(|i| {
-            (-reach..=reach).map(move |k| [f64::from(i) * step + 0.5, f64::from(k) * step + 0.5])
-        })
-        .collect();
-    columns.sort_by(|a, b| (a[0].hypot(a[1])).total_cmp(&b[0].hypot(b[1])));
-    columns
-        .into_iter()
-        .filter(|&[x, z]| field.entrance_open(x, z))
-        .find(|&[x, z]| {
-            let top = f64::from(field.surface_height(x, z)) + 1.0;
-            match field.raycast([x, top, z], [0.0, -1.0, 0.0], 80.0) {
-                Some(hit) => hit.distance > SHAFT_DEPTH + 1.0,
-                None => true,
-            }
-        })
+/// The query names of the cave parameters: the fields of `CaveParams`, as
+/// it serialises them.
+fn cave_param_names() -> Vec<String> {
+    match serde_json::to_value(CaveParams::default()) {
+        Ok(serde_json::Value::Object(fields)) => fields.keys().cloned().collect(),
+        // A struct with named fields always serialises as an object.
+        _ => Vec::new(),
+    }
 }
 
 /// One chunk: its smooth or blocky mesh, or its padded density grid.
 #[utoipa::path(get, path = "/v1/caves/{seed}/chunks/{cx}/{cy}/{cz}", tag = "caves",
     params(
         ("seed" = String, Path, description = "Decimal digits are that number; any other text is hashed"),
-        ("cx" = i32, Path, description = "Chunk x, |cx| ≤ 2^20"),
-        ("cy" = i32, Path, description = "Chunk y (up), |cy| ≤ 2^20"),
-        ("cz" = i32, Path, description = "Chunk z, |cz| ≤ 2^20"),
+        ("cx" = i32, Path, minimum = -1048576, maximum = 1048576, description = "Chunk x, |cx| ≤ 2^20"),
+        ("cy" = i32, Path, minimum = -1048576, maximum = 1048576, description = "Chunk y (up), |cy| ≤ 2^20"),
+        ("cz" = i32, Path, minimum = -1048576, maximum = 1048576, description = "Chunk z, |cz| ≤ 2^20"),
         ("format" = Option<String>, Query, description = "mesh (default; MKCM binary), density (MKCD binary) or glb (glTF 2.0 binary)"),
         ("mesher" = Option<String>, Query, description = "smooth (default, surface nets) or blocky"),
         ("v" = Option<u32>, Query, description = "Caves generator version: pins the URL"),
@@ -208,12 +148,15 @@ async fn chunk(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let w = world(&path, &query)?;
+    // The bound is the caves crate's; checked here first so the answer
+    // names the path's own range.
     let range = -MAX_CHUNK_COORD..=MAX_CHUNK_COORD;
-    let coord = ChunkCoord::new(
+    let coord = ChunkCoord::checked(
         path.require_in_range("cx", range.clone())?,
         path.require_in_range("cy", range.clone())?,
         path.require_in_range("cz", range)?,
-    );
+    )
+    .map_err(|e| ApiError::refused(&e))?;
     let (density, glb) = match query.text("format").unwrap_or("mesh") {
         "mesh" => (false, false),
         "density" => (true, false),
@@ -337,35 +280,24 @@ async fn point(
     Ok(respond(&Content::json(&doc), w.lifetime, &headers))
 }
 
-/// The field's refusal as an HTTP answer naming the parameter.
-fn cave_error(err: CaveError) -> ApiError {
-    let message = err.to_string();
-    match err {
-        CaveError::Param { name, allowed, .. } => ApiError::invalid(name, message, allowed),
-        CaveError::TooLarge { what, max, .. } => {
-            ApiError::invalid(what, message, format!("at most {max}"))
-        }
-        _ => ApiError {
-            status: StatusCode::UNPROCESSABLE_ENTITY,
-            code: "generation_failed",
-            parameter: None,
-            expected: None,
-            message,
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mangekyo_caves::CaveError;
+
+    #[test]
+    fn the_manifest_takes_every_cave_parameter() {
+        let names = cave_param_names();
+        assert_eq!(names.len(), 14, "{names:?}");
+        for name in ["mode", "worm_frequency", "floor_level"] {
+            assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
+        }
+    }
+    use mangekyo_core::ParamError;
 
     #[test]
     fn chunk_errors_name_the_parameter() {
-        let e = cave_error(CaveError::Param {
-            name: "octaves",
-            value: "0".into(),
-            allowed: "1..=16",
-        });
+        let e = ApiError::refused(&CaveError::Param(ParamError::new("octaves", 0, "1..=16")));
         assert_eq!(
             (e.status.as_u16(), e.parameter.as_deref()),
             (400, Some("octaves"))

@@ -7,7 +7,7 @@
 //! parameters, so every dungeon has one cacheable URL.
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use mangekyo_core::Seed;
 use mangekyo_dungeon::{
@@ -306,30 +306,13 @@ fn rect(r: Rect) -> [i32; 4] {
     [r.xmin, r.ymin, r.xmax, r.ymax]
 }
 
-/// The generator's refusal as an HTTP answer naming the parameter.
+/// The generator's refusal as an HTTP answer ([`ApiError::refused`]); a
+/// cave that never came out is a 422 that points at the cutoff.
 fn dungeon_error(err: DungeonError) -> ApiError {
-    let message = err.to_string();
-    match err {
-        DungeonError::OutOfRange {
-            param, min, max, ..
-        } => ApiError::invalid(param, message, format!("{min}..={max}")),
-        DungeonError::NotEven { param, .. } => ApiError::invalid(param, message, "an even number"),
-        DungeonError::EmptyFloorTable => {
-            ApiError::invalid("floors", message, "at least one weight above 0")
-        }
-        DungeonError::RetriesExhausted { .. } => ApiError {
-            status: StatusCode::UNPROCESSABLE_ENTITY,
-            code: "generation_failed",
-            parameter: Some("cutoff".to_owned()),
-            expected: Some("a higher cutoff or a larger size".to_owned()),
-            message,
-        },
-        _ => ApiError {
-            status: StatusCode::UNPROCESSABLE_ENTITY,
-            code: "generation_failed",
-            parameter: None,
-            expected: None,
-            message,
-        },
+    let mut answer = ApiError::refused(&err);
+    if let DungeonError::RetriesExhausted { .. } = err {
+        answer.parameter = Some("cutoff".to_owned());
+        answer.expected = Some("a higher cutoff or a larger size".to_owned());
     }
+    answer
 }

@@ -1,5 +1,6 @@
 //! A stored planet's generated content: chunks of any projection and level
-//! of detail (JSON, binary, 16-bit PNG, R16, colour preview) and the
+//! of detail in every [`ChunkFormat`] (encoded by `mangekyo-formats`, as
+//! `mangekyo planet chunk` and `mangekyo bake` encode them) and the
 //! whole-planet preview.
 //!
 //! Chunks are cached under the planet's parameter hash, not its id: two
@@ -10,7 +11,8 @@ use std::sync::Arc;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
-use mangekyo_planet::view::{PreviewLayer, chunk_preview};
+use mangekyo_formats::{ChunkFormat, chunk};
+use mangekyo_planet::view::PreviewLayer;
 use mangekyo_planet::{
     ChunkAddress, ChunkRequest, Edge, GENERATOR_VERSION, Layers, PlanetSpace, Projection,
 };
@@ -20,19 +22,9 @@ use utoipa_axum::routes;
 use crate::content::{Content, respond};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Params, PathParams, QueryParams};
-use crate::generated::Format;
-use crate::planet_bin;
 use crate::planets::{LoadedPlanet, planet_error};
 use crate::routes::planets::planet_id;
 use crate::state::AppState;
-
-const CHUNK_FORMATS: [Format; 5] = [
-    Format::Json,
-    Format::Bin,
-    Format::Png,
-    Format::R16,
-    Format::Preview,
-];
 
 /// Widest whole-planet preview served, in pixels. The planet crate goes to
 /// 16384, but a preview that size is seconds of CPU for one request.
@@ -54,11 +46,12 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
 /// metres_per_sample, generator_version, layers: {height, temperature,
 /// humidity, biome}, biome_legend}` with row-major layers.
 /// `format=bin`: the `MKPC` layout (48-byte little-endian header, then f32
-/// layers and u8 biomes; see the server's `planet_bin` module).
-/// `format=png`: 16-bit greyscale heights; `format=r16`: the same samples
-/// as raw little-endian u16. Both are quantised over the chunk's own range,
-/// given in the `mangekyo-height-min` and `mangekyo-height-max` headers
-/// (metres = min + sample / 65535 · (max − min)).
+/// layers and u8 biomes; see `mangekyo_formats::planet_bin`).
+/// `format=png16` (or `png`): 16-bit greyscale heights; `format=r16`: the
+/// same samples as raw little-endian u16. Both are quantised over the
+/// chunk's own range, given in the `mangekyo-height-min` and
+/// `mangekyo-height-max` headers (metres = min + sample / 65535 · (max − min)).
+/// `format=f32`: raw little-endian f32 metres.
 /// `format=preview`: a colour picture (biomes with hill shading).
 #[utoipa::path(get, path = "/v1/planets/{id}/chunks/{projection}/{lod}/{cx}/{cy}", tag = "planets",
     params(
@@ -67,8 +60,8 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         ("lod" = u32, Path, description = "Level of detail, 0..=max_lod of the planet (each level doubles the spacing)"),
         ("cx" = u32, Path, description = "Chunk column, 0..width of the projection's chunk grid at this lod"),
         ("cy" = u32, Path, description = "Chunk row, 0..height of the chunk grid"),
-        ("layers" = Option<String>, Query, description = "Comma list of height, temperature, humidity, biome, or all (default all; png/r16: height)"),
-        ("format" = Option<String>, Query, description = "json (default), bin, png, r16 or preview"),
+        ("layers" = Option<String>, Query, description = "Comma list of height, temperature, humidity, biome, or all (default all; png16/r16/f32: height)"),
+        ("format" = Option<String>, Query, pattern = "^(json|bin|png16|png|r16|f32|preview)$", description = "json (default), bin, png16 (alias png), r16, f32 or preview"),
         ("edge" = Option<String>, Query, description = "exclusive (256 samples a side, default) or shared (257: the next chunks' first row and column)"),
         ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL (immutable caching)"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
@@ -90,8 +83,13 @@ async fn chunk(
     query.only(&["layers", "format", "edge", "v", "p"])?;
     let id = planet_id(&path)?;
     let request = chunk_request(&path, &query)?;
-    let format = Format::from_query(&query, &CHUNK_FORMATS)?;
-    let layers = layers_for(&query, format)?;
+    let format: ChunkFormat = match query.text("format") {
+        None => ChunkFormat::Json,
+        Some(text) => text.parse()?,
+    };
+    let layers = format
+        .layers(query.text("layers"))
+        .map_err(|e| ApiError::encoding(&e))?;
     let request = ChunkRequest { layers, ..request };
     let planet = state.planets.get(&state.store, id).await?;
     let lifetime = planet.lifetime(&query)?;
@@ -107,7 +105,7 @@ async fn chunk(
         a.cx,
         a.cy,
         request.edge.name(),
-        layer_bits(layers),
+        mangekyo_formats::planet_bin::layer_mask(layers),
         format.name()
     );
     let content = state
@@ -123,7 +121,7 @@ async fn chunk(
 #[utoipa::path(get, path = "/v1/planets/{id}/preview", tag = "planets",
     params(
         ("id" = i64, Path, description = "The planet's id"),
-        ("width" = Option<u32>, Query, description = "Even width in pixels, 16..=4096 (default 1024); the height is half"),
+        ("width" = Option<u32>, Query, minimum = 16, maximum = 4096, multiple_of = 2, description = "Even width in pixels, 16..=4096 (default 1024); the height is half"),
         ("layer" = Option<String>, Query, description = "biome (default), height, temperature or humidity"),
         ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
@@ -167,8 +165,8 @@ async fn preview(
                 .planet()?
                 .preview(width, layer, &|_| {})
                 .map_err(|e| planet_error(&e))?;
-            let png = mangekyo_export::png::encode_rgb8(image.width, image.height, &image.pixels)
-                .map_err(|e| ApiError::internal("PNG encoding", &e))?;
+            let png = mangekyo_formats::picture::encode_picture(&image)
+                .map_err(|e| ApiError::encoding(&e))?;
             Ok(Content::new(png, "image/png"))
         })
         .await?;
@@ -201,81 +199,25 @@ fn chunk_request(path: &Params, query: &Params) -> Result<ChunkRequest, ApiError
     })
 }
 
-/// The layers to sample: `layers=` or the format's default. Heightmaps
-/// carry heights only; previews need heights (shading) and biomes.
-fn layers_for(query: &Params, format: Format) -> Result<Layers, ApiError> {
-    let asked = query
-        .text("layers")
-        .map(Layers::parse)
-        .transpose()
-        .map_err(|e| planet_error(&e))?;
-    let preview_layers = Layers {
-        height: true,
-        temperature: false,
-        humidity: false,
-        biome: true,
-    };
-    match format {
-        Format::Png | Format::R16 => match asked {
-            Some(l) if l != Layers::HEIGHT => {
-                let message = format!(
-                    "format={} holds heights only; use layers=height or omit layers",
-                    format.name()
-                );
-                Err(ApiError::invalid("layers", message, "height"))
-            }
-            _ => Ok(Layers::HEIGHT),
-        },
-        Format::Preview => Ok(preview_layers),
-        _ => Ok(asked.unwrap_or(Layers::ALL)),
-    }
-}
-
-fn layer_bits(l: Layers) -> u8 {
-    u8::from(l.height)
-        | u8::from(l.temperature) << 1
-        | u8::from(l.humidity) << 2
-        | u8::from(l.biome) << 3
-}
-
 /// Samples and encodes one chunk (runs on a generation worker).
 fn encode_chunk(
     planet: &Arc<LoadedPlanet>,
     request: &ChunkRequest,
-    format: Format,
+    format: ChunkFormat,
 ) -> Result<Content, ApiError> {
-    let chunk = planet
+    let sampled = planet
         .planet()?
         .sample_chunk(request)
         .map_err(|e| planet_error(&e))?;
-    let n = chunk.size;
-    match format {
-        Format::Bin => {
-            let hash = planet.params()?.content_hash();
-            Ok(Content::new(
-                planet_bin::encode(&chunk, GENERATOR_VERSION, hash),
-                format.content_type(),
-            ))
-        }
-        Format::Png | Format::R16 => {
-            let q = mangekyo_export::heightmap::quantize_u16(&chunk.height);
-            let bytes = if format == Format::Png {
-                mangekyo_export::png::encode_gray16(n, n, &q.samples)
-            } else {
-                mangekyo_export::heightmap::encode_r16_le(n, n, &q.samples)
-            }
-            .map_err(|e| ApiError::internal("heightmap encoding", &e))?;
-            Ok(Content::new(bytes, format.content_type())
-                .with_header("mangekyo-height-min", q.min)
-                .with_header("mangekyo-height-max", q.max)
-                .with_header("mangekyo-metres-per-sample", chunk.metres_per_sample))
-        }
-        Format::Preview => {
-            let image = chunk_preview(&chunk).map_err(|e| planet_error(&e))?;
-            let png = mangekyo_export::png::encode_rgb8(image.width, image.height, &image.pixels)
-                .map_err(|e| ApiError::internal("PNG encoding", &e))?;
-            Ok(Content::new(png, format.content_type()))
-        }
-        _ => Ok(Content::json(&chunk.json())),
-    }
+    let encoded =
+        chunk::encode(&sampled, format, planet.params()?).map_err(|e| ApiError::encoding(&e))?;
+    let content = Content::new(encoded.bytes, format.content_type());
+    // A heightmap's range travels as headers (files carry it in a sidecar).
+    Ok(match encoded.range {
+        Some(range) => content
+            .with_header("mangekyo-height-min", range.min)
+            .with_header("mangekyo-height-max", range.max)
+            .with_header("mangekyo-metres-per-sample", sampled.metres_per_sample),
+        None => content,
+    })
 }

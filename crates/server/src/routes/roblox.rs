@@ -2,7 +2,7 @@
 //! request, shaped for a Roblox game server (`HttpService` allows a game
 //! 500 requests a minute, so a batch per request matters more than
 //! per-URL caching). Layers come as Roblox `buffer` JSON (see
-//! [`crate::roblox`]) or as plain arrays.
+//! `mangekyo_formats::roblox`, which encodes each chunk) or as plain arrays.
 //!
 //! Each chunk's JSON is generated once and cached under the planet's
 //! parameter hash; the answer is those pieces in request order, so equal
@@ -11,8 +11,9 @@
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
+use mangekyo_formats::roblox::{self, Encoding, MATERIAL_LEGEND, RobloxLayer};
 use mangekyo_planet::{
-    ChunkAddress, ChunkRequest, Edge, GENERATOR_VERSION, Layers, PlanetSpace, Projection,
+    ChunkAddress, ChunkRequest, Edge, GENERATOR_VERSION, PlanetSpace, Projection,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -23,7 +24,6 @@ use crate::content::{Content, Lifetime, respond};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{ApiJson, Params};
 use crate::planets::{LoadedPlanet, planet_error};
-use crate::roblox::{Encoding, MATERIAL_LEGEND, RobloxLayer, layer_json};
 use crate::state::AppState;
 
 /// Most chunks in one request. 16 chunks of 256² samples are about 1 M
@@ -85,17 +85,6 @@ struct Header<'a> {
     layers: Vec<&'static str>,
     material_legend: &'static [&'static str],
     biome_legend: &'static [&'static str],
-}
-
-/// One chunk of the answer.
-#[derive(Debug, Serialize)]
-struct ChunkPiece {
-    cx: u32,
-    cy: u32,
-    face: Option<&'static str>,
-    min_height: f32,
-    max_height: f32,
-    layers: serde_json::Map<String, serde_json::Value>,
 }
 
 /// A checked request.
@@ -355,43 +344,16 @@ fn encode_piece(
     batch: &Batch,
     address: ChunkAddress,
 ) -> Result<Content, ApiError> {
-    // Heights are always sampled: min/max travel with every chunk.
-    let layers = Layers {
-        height: true,
-        temperature: false,
-        humidity: false,
-        biome: batch.layers.iter().any(|l| *l != RobloxLayer::Height),
-    };
     let request = ChunkRequest {
         address,
         edge: batch.edge,
-        layers,
+        layers: roblox::sample_layers(&batch.layers),
     };
     let chunk = planet
         .planet()?
         .sample_chunk(&request)
         .map_err(|e| planet_error(&e))?;
-    let (min, max) = chunk
-        .height
-        .iter()
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &h| {
-            (lo.min(h), hi.max(h))
-        });
-    let mut layers = serde_json::Map::new();
-    for &layer in &batch.layers {
-        layers.insert(
-            layer.name().to_owned(),
-            layer_json(layer, &chunk, batch.encoding)?,
-        );
-    }
-    let piece = ChunkPiece {
-        cx: address.cx,
-        cy: address.cy,
-        face: chunk.face.map(mangekyo_planet::CubeFace::name),
-        min_height: min,
-        max_height: max,
-        layers,
-    };
-    let body = serde_json::to_vec(&piece).map_err(|e| ApiError::internal("a chunk", &e))?;
+    let body = roblox::encode_piece(&chunk, &batch.layers, batch.encoding)
+        .map_err(|e| ApiError::encoding(&e))?;
     Ok(Content::new(body, "application/json"))
 }

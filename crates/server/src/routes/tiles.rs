@@ -5,8 +5,8 @@
 use axum::extract::State;
 use axum::http::{HeaderMap, header};
 use axum::response::Response;
+use mangekyo_planet::GENERATOR_VERSION;
 use mangekyo_planet::tile::{MAX_TILE_ZOOM, TileRequest};
-use mangekyo_planet::{GENERATOR_VERSION, Layers};
 use serde_json::json;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -79,13 +79,9 @@ async fn tile(
     let content = state
         .content
         .get_or_generate("planet_tile", key, &state.gate, move || {
-            let samples = planet
-                .planet()?
-                .sample_tile(&request, Layers::HEIGHT)
-                .map_err(|e| planet_error(&e))?;
-            let rgb = mangekyo_export::heightmap::terrarium_rgb(&samples.height);
-            let png = mangekyo_export::png::encode_rgb8(size, size, &rgb)
-                .map_err(|e| ApiError::internal("PNG encoding", &e))?;
+            let built = planet.planet()?;
+            let png = mangekyo_formats::picture::encode_tile(&built, &request)
+                .map_err(|e| ApiError::encoding(&e))?;
             Ok(Content::new(png, "image/png"))
         })
         .await?;

@@ -8,6 +8,7 @@
 //! `--max-items` unless that flag is raised on purpose.
 
 use anyhow::bail;
+use mangekyo_formats::ChunkFormat;
 use mangekyo_planet::Edge;
 
 use super::render::Recipe;
@@ -32,7 +33,10 @@ pub fn item_bytes(recipe: &Recipe) -> u64 {
             };
             let samples = side * side;
             let per_sample = match *format {
-                "png" | "r16" => 2,
+                ChunkFormat::Png16 | ChunkFormat::R16 => 2,
+                ChunkFormat::F32 => 4,
+                // RGB, usually far smaller once compressed.
+                ChunkFormat::Preview => 3,
                 other => {
                     let floats = [layers.height, layers.temperature, layers.humidity]
                         .iter()
@@ -40,7 +44,11 @@ pub fn item_bytes(recipe: &Recipe) -> u64 {
                         .count() as u64;
                     let bytes = floats * 4 + u64::from(layers.biome);
                     // JSON spells numbers out: about three bytes per byte.
-                    if other == "json" { bytes * 3 } else { bytes }
+                    if other == ChunkFormat::Json {
+                        bytes * 3
+                    } else {
+                        bytes
+                    }
                 }
             };
             samples * per_sample + 512

@@ -25,7 +25,8 @@ pub enum Kind {
     Chunks {
         /// Projection name (`tangent_cube`, …).
         projection: String,
-        /// `bin`, `json`, `png` or `r16` (the last two with a `.json` sidecar).
+        /// A `ChunkFormat` name as given (`bin`, `json`, `png16` or its alias
+        /// `png`, `r16`, `f32`, `preview`; heightmaps with a `.meta.json` sidecar).
         format: String,
         /// `exclusive` or `shared`.
         edge: String,

@@ -1,17 +1,14 @@
 //! One bake item into its output objects: the same bytes the HTTP service
-//! answers for the same chunk or tile (so a CDN can serve a baked
-//! directory in the service's place), at paths named after the item.
+//! answers for the same chunk or tile (both encode through
+//! `mangekyo-formats`, so a CDN can serve a baked directory in the
+//! service's place), at paths named after the item.
 
 use anyhow::Context;
-use mangekyo_export::{heightmap, png};
+use mangekyo_formats::{ChunkFormat, chunk, content_hash};
 use mangekyo_planet::tile::TileRequest;
 use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Planet, PlanetSpace, Projection};
-use xxhash_rust::xxh3::xxh3_128;
 
 use super::plan::{Item, Kind, Output, Plan};
-
-/// The chunk formats a bake writes.
-pub const CHUNK_FORMATS: [&str; 4] = ["bin", "json", "png", "r16"];
 
 /// A plan's settings, parsed once.
 #[derive(Debug, Clone, Copy)]
@@ -20,8 +17,8 @@ pub enum Recipe {
     Chunks {
         /// The map.
         projection: Projection,
-        /// One of [`CHUNK_FORMATS`].
-        format: &'static str,
+        /// The format (heightmaps add a `.meta.json` sidecar).
+        format: ChunkFormat,
         /// Edge mode.
         edge: Edge,
         /// Layers (heights only for png/r16).
@@ -44,24 +41,12 @@ impl Recipe {
                 edge,
                 layers,
             } => {
-                let format = CHUNK_FORMATS
-                    .into_iter()
-                    .find(|f| f == format)
-                    .with_context(|| {
-                        format!(
-                            "--format {format:?}: expected one of {}",
-                            CHUNK_FORMATS.join(", ")
-                        )
-                    })?;
-                let layers = if matches!(format, "png" | "r16") {
-                    anyhow::ensure!(
-                        layers == "height" || layers == "all",
-                        "--format {format} holds heights only; use --layers height"
-                    );
-                    Layers::HEIGHT
-                } else {
-                    Layers::parse(layers)?
-                };
+                let format: ChunkFormat = format
+                    .parse()
+                    .with_context(|| format!("--format {format:?}"))?;
+                let layers = format
+                    .layers(Some(layers))
+                    .with_context(|| format!("--layers {layers:?}"))?;
                 Recipe::Chunks {
                     projection: projection.parse()?,
                     format,
@@ -110,8 +95,8 @@ impl Recipe {
                 projection, format, ..
             } => {
                 let base = format!("chunks/{}/{level}/{x}/{y}", projection.name());
-                let mut paths = vec![format!("{base}.{format}")];
-                if matches!(*format, "png" | "r16") {
+                let mut paths = vec![format!("{base}.{}", format.extension())];
+                if format.is_heightmap() {
                     paths.push(format!("{base}.meta.json"));
                 }
                 paths
@@ -140,7 +125,11 @@ impl Recipe {
                     edge,
                     layers,
                 })?;
-                chunk_bytes(planet, &chunk, format)
+                // As `GET …/chunks/…?format=` answers it; heightmaps add the
+                // sidecar the service sends as headers.
+                let encoded = chunk::encode(&chunk, format, planet.params())?;
+                let sidecar = encoded.sidecar(&chunk)?;
+                Ok(std::iter::once(encoded.bytes).chain(sidecar).collect())
             }
             Recipe::Tiles { size } => {
                 let request = TileRequest {
@@ -149,52 +138,20 @@ impl Recipe {
                     y: u32::try_from(item.y)?,
                     size,
                 };
-                let samples = planet.sample_tile(&request, Layers::HEIGHT)?;
-                let rgb = heightmap::terrarium_rgb(&samples.height);
-                Ok(vec![png::encode_rgb8(size, size, &rgb)?])
+                Ok(vec![mangekyo_formats::picture::encode_tile(
+                    planet, &request,
+                )?])
             }
         }
     }
 }
 
-/// A chunk in `format`, as `GET …/chunks/…?format=` answers it (png and
-/// r16 add the sidecar the service sends as headers).
-fn chunk_bytes(
-    planet: &Planet,
-    chunk: &mangekyo_planet::Chunk,
-    format: &str,
-) -> anyhow::Result<Vec<Vec<u8>>> {
-    let n = chunk.size;
-    Ok(match format {
-        "bin" => vec![mangekyo_server::planet_bin::encode(
-            chunk,
-            planet.params().generator_version,
-            planet.params().content_hash(),
-        )],
-        "json" => vec![serde_json::to_vec(&chunk.json())?],
-        _ => {
-            let q = heightmap::quantize_u16(&chunk.height);
-            let (bytes, name) = if format == "png" {
-                (png::encode_gray16(n, n, &q.samples)?, "png16")
-            } else {
-                (heightmap::encode_r16_le(n, n, &q.samples)?, "r16")
-            };
-            let info = chunk.heightmap_info(name, q.min, q.max);
-            vec![bytes, serde_json::to_vec_pretty(&info)?]
-        }
-    })
-}
-
-/// The manifest entry of `bytes` written at `path`.
+/// The manifest entry of `bytes` written at `path`: its content hash is
+/// the HTTP service's ETag of the same bytes.
 pub fn output(path: &str, bytes: &[u8]) -> Output {
     Output {
         path: path.to_owned(),
         bytes: bytes.len() as u64,
         xxh3: content_hash(bytes),
     }
-}
-
-/// xxh3-128 in hex: the HTTP service's ETag of the same bytes.
-pub fn content_hash(bytes: &[u8]) -> String {
-    format!("{:032x}", xxh3_128(bytes))
 }

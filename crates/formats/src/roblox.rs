@@ -24,10 +24,11 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
+use mangekyo_core::ParamError;
 use mangekyo_planet::{Biome, Chunk};
 use serde::Serialize;
 
-use crate::error::ApiError;
+use crate::FormatError;
 
 /// zstd level for buffers: level 3 (zstd's default) packs a 256² f32
 /// height layer to about a third in ~1 ms; higher levels cost more CPU
@@ -122,15 +123,15 @@ impl RobloxLayer {
     }
 
     /// Parses a name; `at` names the request field in the error.
-    pub fn parse(name: &str, at: &str) -> Result<RobloxLayer, ApiError> {
+    pub fn parse(name: &str, at: &str) -> Result<RobloxLayer, ParamError> {
         RobloxLayer::ALL
             .into_iter()
             .find(|l| l.name() == name)
             .ok_or_else(|| {
-                ApiError::invalid(
-                    at,
-                    format!("{at} must be height, material or biome, got {name:?}"),
-                    "height, material, biome",
+                ParamError::new(
+                    at.to_owned(),
+                    format!("{name:?}"),
+                    "height, material or biome",
                 )
             })
     }
@@ -165,14 +166,14 @@ impl Encoding {
     }
 
     /// Parses `encoding`.
-    pub fn parse(name: &str) -> Result<Encoding, ApiError> {
+    pub fn parse(name: &str) -> Result<Encoding, ParamError> {
         match name {
             "buffer" => Ok(Encoding::Buffer),
             "array" => Ok(Encoding::Array),
-            _ => Err(ApiError::invalid(
+            _ => Err(ParamError::new(
                 "encoding",
-                format!("encoding must be buffer or array, got {name:?}"),
-                "buffer, array",
+                format!("{name:?}"),
+                "buffer or array",
             )),
         }
     }
@@ -191,9 +192,8 @@ pub struct JsonBuffer {
 
 impl JsonBuffer {
     /// Compresses and encodes `bytes`.
-    pub fn new(bytes: &[u8]) -> Result<JsonBuffer, ApiError> {
-        let packed = zstd::bulk::compress(bytes, ZSTD_LEVEL)
-            .map_err(|e| ApiError::internal("zstd compression", &e))?;
+    pub fn new(bytes: &[u8]) -> Result<JsonBuffer, FormatError> {
+        let packed = zstd::bulk::compress(bytes, ZSTD_LEVEL).map_err(FormatError::Compress)?;
         Ok(JsonBuffer {
             m: None,
             t: "buffer",
@@ -207,13 +207,64 @@ pub fn layer_json(
     layer: RobloxLayer,
     chunk: &Chunk,
     encoding: Encoding,
-) -> Result<serde_json::Value, ApiError> {
+) -> Result<serde_json::Value, FormatError> {
     let value = match (encoding, layer) {
         (Encoding::Buffer, _) => serde_json::to_value(JsonBuffer::new(&layer.bytes(chunk))?),
         (Encoding::Array, RobloxLayer::Height) => serde_json::to_value(&chunk.height),
         (Encoding::Array, _) => serde_json::to_value(layer.bytes(chunk)),
     };
-    value.map_err(|e| ApiError::internal("encoding a layer", &e))
+    Ok(value?)
+}
+
+/// One chunk of a Roblox answer.
+#[derive(Debug, Serialize)]
+struct ChunkPiece {
+    cx: u32,
+    cy: u32,
+    face: Option<&'static str>,
+    min_height: f32,
+    max_height: f32,
+    layers: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The layers a chunk must be sampled with for `layers`: heights always
+/// (min/max travel with every chunk), biomes for materials and biomes.
+pub fn sample_layers(layers: &[RobloxLayer]) -> mangekyo_planet::Layers {
+    mangekyo_planet::Layers {
+        height: true,
+        temperature: false,
+        humidity: false,
+        biome: layers.iter().any(|l| *l != RobloxLayer::Height),
+    }
+}
+
+/// One chunk's JSON piece of a Roblox answer: `{cx, cy, face, min_height,
+/// max_height, layers: {…}}`, from a chunk sampled with
+/// [`sample_layers`].
+pub fn encode_piece(
+    chunk: &Chunk,
+    layers: &[RobloxLayer],
+    encoding: Encoding,
+) -> Result<Vec<u8>, FormatError> {
+    let (min, max) = chunk
+        .height
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &h| {
+            (lo.min(h), hi.max(h))
+        });
+    let mut json = serde_json::Map::new();
+    for &layer in layers {
+        json.insert(layer.name().to_owned(), layer_json(layer, chunk, encoding)?);
+    }
+    let piece = ChunkPiece {
+        cx: chunk.address.cx,
+        cy: chunk.address.cy,
+        face: chunk.face.map(mangekyo_planet::CubeFace::name),
+        min_height: min,
+        max_height: max,
+        layers: json,
+    };
+    Ok(serde_json::to_vec(&piece)?)
 }
 
 #[cfg(test)]
@@ -250,7 +301,11 @@ mod tests {
     #[test]
     fn bad_names_are_refused_by_field() {
         let e = RobloxLayer::parse("heights", "layers[1]").unwrap_err();
-        assert_eq!(e.parameter.as_deref(), Some("layers[1]"));
+        assert_eq!(e.name, "layers[1]");
+        assert_eq!(
+            e.to_string(),
+            "layers[1] must be height, material or biome, got \"heights\""
+        );
         assert!(Encoding::parse("base64").is_err());
     }
 }

@@ -24,7 +24,7 @@
 //! Floats are IEEE 754 binary32; a decoder reads them as
 //! `Float32Array(buffer, 48 + k·4n², n²)` on little-endian hosts.
 
-use mangekyo_planet::{Chunk, CubeFace, Edge, Projection};
+use mangekyo_planet::{Chunk, CubeFace, Edge, Layers, Projection};
 
 /// The magic bytes.
 pub const MAGIC: &[u8; 4] = b"MKPC";
@@ -47,13 +47,25 @@ fn face_code(face: Option<CubeFace>) -> u8 {
         .map_or(255, |i| i as u8)
 }
 
+/// The header's layer mask of `layers` (1 height, 2 temperature, 4
+/// humidity, 8 biome): also what names a layer set in the service's cache
+/// keys, so a new layer gets its bit here once.
+pub fn layer_mask(layers: Layers) -> u8 {
+    u8::from(layers.height)
+        | u8::from(layers.temperature) << 1
+        | u8::from(layers.humidity) << 2
+        | u8::from(layers.biome) << 3
+}
+
 /// Encodes `chunk` (its non-empty layers) with `params_hash` in the header.
 pub fn encode(chunk: &Chunk, generator_version: u32, params_hash: u64) -> Vec<u8> {
     let n2 = (chunk.size as usize).pow(2);
-    let mask = u8::from(!chunk.height.is_empty())
-        | u8::from(!chunk.temperature.is_empty()) << 1
-        | u8::from(!chunk.humidity.is_empty()) << 2
-        | u8::from(!chunk.biome.is_empty()) << 3;
+    let mask = layer_mask(Layers {
+        height: !chunk.height.is_empty(),
+        temperature: !chunk.temperature.is_empty(),
+        humidity: !chunk.humidity.is_empty(),
+        biome: !chunk.biome.is_empty(),
+    });
     let mut out = Vec::with_capacity(usize::from(HEADER_BYTES) + 13 * n2);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());

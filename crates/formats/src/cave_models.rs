@@ -2,7 +2,7 @@
 //! OBJ, one node (object) per chunk, translated to the chunk's origin,
 //! with `COLOR_0` for plain viewers and the raw sky visibility as `_SKY`.
 //!
-//! It lives at the edge because it joins a generator (caves) to the format
+//! It lives in the formats crate because it joins a generator (caves) to the format
 //! encoders (export), which know nothing of each other; the server's
 //! `format=glb` and `mangekyo caves chunk|export` both call it.
 
