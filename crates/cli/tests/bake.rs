@@ -106,7 +106,7 @@ fn three_shards_merge_into_the_unsharded_bake() {
             "1..=2",
             "--region",
             "0..2,0..1",
-            "--out",
+            "--output",
             out.to_str().unwrap(),
             "--shard",
             shard,
@@ -162,7 +162,7 @@ fn a_killed_bake_resumes_without_redoing_verified_work() {
         ]
         .iter()
         .map(|s| (*s).to_owned())
-        .chain(["--out".to_owned(), out.to_string_lossy().into_owned()])
+        .chain(["--output".to_owned(), out.to_string_lossy().into_owned()])
         .collect()
     };
     let args = tiles(&clean);
@@ -230,7 +230,7 @@ async fn baked_files_are_the_services_answers() {
             "0..2,0..1",
             "--format",
             format,
-            "--out",
+            "--output",
             out_dir.to_str().unwrap(),
         ];
         ok(&args);
@@ -242,7 +242,7 @@ async fn baked_files_are_the_services_answers() {
         p,
         "--zoom",
         "0..=1",
-        "--out",
+        "--output",
         tiles.to_str().unwrap(),
     ];
     ok(&args);
@@ -356,7 +356,7 @@ fn bad_bake_flags_are_named() {
             vec![
                 "bake",
                 "tiles",
-                "--out",
+                "--output",
                 out,
                 "--region",
                 "0..9,0..1",

@@ -35,6 +35,63 @@ impl OpenApiJson {
     /// Serialises `doc`, with the statuses shared code answers added.
     pub fn new(doc: &utoipa::openapi::OpenApi) -> OpenApiJson {
         let doc = crate::openapi_statuses::complete(doc.clone());
-        OpenApiJson(crate::content::Content::json(&doc))
+        OpenApiJson(crate::content::Content::json(&with_cave_params(&doc)))
     }
+}
+
+/// The document with every `CaveParams` field as a query parameter of
+/// every cave route, read off the struct's own JSON (names and defaults),
+/// so the routes, the library and this document share one list instead of
+/// repeating fourteen names in three annotations.
+pub fn with_cave_params(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
+    use serde_json::{Value, json};
+    let mut doc = serde_json::to_value(doc).unwrap_or(Value::Null);
+    let defaults =
+        serde_json::to_value(mangekyo_caves::CaveParams::default()).unwrap_or(Value::Null);
+    let Some(fields) = defaults.as_object() else {
+        return doc;
+    };
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return doc;
+    };
+    for (path, item) in paths.iter_mut() {
+        if !path.starts_with("/v1/caves/") {
+            continue;
+        }
+        let Some(ops) = item.as_object_mut() else {
+            continue;
+        };
+        for op in ops.values_mut() {
+            let Some(params) = op.get_mut("parameters").and_then(Value::as_array_mut) else {
+                continue;
+            };
+            for (name, default) in fields {
+                if params.iter().any(|p| p["name"] == *name) {
+                    continue;
+                }
+                let schema = match default {
+                    Value::Number(n) if n.is_i64() || n.is_u64() => json!({"type": "integer"}),
+                    Value::Number(_) => json!({"type": "number"}),
+                    _ => json!({"type": "string"}),
+                };
+                params.push(json!({
+                    "name": name,
+                    "in": "query",
+                    "required": false,
+                    "description": format!(
+                        "Cave parameter `{name}` (CaveParams; the range is checked and named in a 400), default {default}"
+                    ),
+                    "schema": schema,
+                }));
+            }
+        }
+    }
+    doc
+}
+
+/// The whole document as `/openapi.json` serves it (for tools and tests
+/// that compare names across surfaces).
+pub fn document() -> serde_json::Value {
+    let (_, doc) = crate::routes::api().split_for_parts();
+    with_cave_params(&crate::openapi_statuses::complete(doc))
 }

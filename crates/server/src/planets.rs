@@ -140,6 +140,20 @@ pub fn parse_params(value: serde_json::Value) -> Result<PlanetParams, ApiError> 
             "a JSON object",
         ));
     }
+    // A seed may be text, as everywhere else (`mangekyo planet --seed`,
+    // cave and island seeds): digits are that number, other text is
+    // hashed; the stored parameters hold the number.
+    let mut value = value;
+    if let Some(text) = value.get("seed").and_then(serde_json::Value::as_str) {
+        if text.len() > crate::generated::MAX_SEED_BYTES {
+            crate::generated::parse_seed(text).map_err(|mut e| {
+                e.parameter = Some("params.seed".to_owned());
+                e
+            })?;
+        }
+        let seed = mangekyo_core::Seed::parse(text).value();
+        value["seed"] = serde_json::json!(seed);
+    }
     let params: PlanetParams = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = format!("params.{}", e.path());
         ApiError::invalid(
@@ -267,6 +281,11 @@ mod tests {
         assert_eq!(e.parameter.as_deref(), Some("params.radius"));
         let e = parse_params(json!({"radus": 5})).unwrap_err();
         assert!(e.message.contains("radus"), "{}", e.message);
+        let text = parse_params(json!({"seed": "terra"})).unwrap();
+        assert_eq!(text.seed, mangekyo_core::Seed::parse("terra").value());
+        assert_eq!(parse_params(json!({"seed": "42"})).unwrap().seed, 42);
+        let e = parse_params(json!({"seed": "x".repeat(10_000)})).unwrap_err();
+        assert_eq!(e.parameter.as_deref(), Some("params.seed"));
         let e = parse_params(json!({"generator_version": 2})).unwrap_err();
         assert_eq!(e.parameter.as_deref(), Some("params.generator_version"));
         assert_eq!(parse_params(json!({})).unwrap().generator_version, 1);

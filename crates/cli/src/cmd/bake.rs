@@ -94,8 +94,8 @@ enum What {
 #[derive(Debug, clap::Args)]
 struct Common {
     /// Where to write: a directory, file:///dir, or s3://bucket/prefix (AWS_* variables).
-    #[arg(long)]
-    out: String,
+    #[arg(short, long, visible_alias = "out")]
+    output: String,
     /// The planet: a parameter file (as the store keeps them), then overrides.
     #[command(flatten)]
     planet: super::planet::ParamArgs,
@@ -142,7 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "--checkpoint-every must be at least 1"
     );
     let shard = Shard::parse(&common.shard)?;
-    let target = Target::open(&common.out)?;
+    let target = Target::open(&common.output)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

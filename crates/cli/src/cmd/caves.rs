@@ -65,8 +65,8 @@ struct ChunkArgs {
     #[arg(long, num_args = 3, value_names = ["CX", "CY", "CZ"], allow_negative_numbers = true, default_values_t = [0, 0, 0])]
     chunk: Vec<i32>,
     /// Smooth (surface nets) or blocky faces.
-    #[arg(long, value_enum, default_value = "smooth")]
-    mesh: MeshArg,
+    #[arg(long, value_enum, default_value = "smooth", visible_alias = "mesh")]
+    mesher: MeshArg,
     /// Output: .glb, .obj, .mkcm (viewer mesh) or .mkcd (density).
     #[arg(short, long, default_value = "chunk.glb")]
     output: PathBuf,
@@ -83,8 +83,8 @@ struct ExportArgs {
     #[arg(long, value_parser = parse_coord, allow_hyphen_values = true, default_value = "1,1,1")]
     to: ChunkCoord,
     /// Smooth (surface nets) or blocky faces.
-    #[arg(long, value_enum, default_value = "smooth")]
-    mesh: MeshArg,
+    #[arg(long, value_enum, default_value = "smooth", visible_alias = "mesh")]
+    mesher: MeshArg,
     /// Output: .glb or .obj.
     #[arg(short, long, default_value = "caves.glb")]
     output: PathBuf,
@@ -176,7 +176,7 @@ fn chunk(a: ChunkArgs) -> anyhow::Result<()> {
     // The service's bound: past it f32 chunk-local positions lose voxels.
     let coord = ChunkCoord::checked(a.chunk[0], a.chunk[1], a.chunk[2])?;
     let samples = Sampler::new().chunk(&field, coord);
-    let k = kind(a.mesh);
+    let k = kind(a.mesher);
     let ext = extension(&a.output);
     if ext == "mkcd" {
         write(&a.output, &wire::encode_chunk_density(&field, &samples))?;
@@ -238,7 +238,7 @@ fn export(a: ExportArgs) -> anyhow::Result<()> {
     let mut meshes = Vec::with_capacity(coords.len());
     // Batches of 32 chunks in parallel; the bar advances per batch.
     for batch in coords.chunks(32) {
-        let ms = mesh_chunks(&field, batch, kind(a.mesh));
+        let ms = mesh_chunks(&field, batch, kind(a.mesher));
         meshes.extend(batch.iter().copied().zip(ms).filter(|(_, m)| !m.is_empty()));
         bar.inc(batch.len() as u64);
     }

@@ -43,9 +43,9 @@ enum IslandCommand {
         /// Language of the names (a code from the definitions' localization).
         #[arg(long, default_value = "en")]
         lang: String,
-        /// Write to this file instead of stdout.
-        #[arg(long)]
-        out: Option<PathBuf>,
+        /// Write to this file instead of stdout (`--out` is the old name).
+        #[arg(short, long, visible_alias = "out")]
+        output: Option<PathBuf>,
     },
     /// Validates the definitions and reports unused definitions and missing
     /// or clashing translations.
@@ -93,7 +93,7 @@ pub fn run(args: Args) -> Result<()> {
             seed,
             format,
             lang,
-            out,
+            output,
         } => {
             let defs = load(&defs.defs)?;
             check_scope_and_lang(&defs, &scope, &lang)?;
@@ -103,7 +103,7 @@ pub fn run(args: Args) -> Result<()> {
                 Format::Svg => view::svg::render(&map, &defs, &lang),
                 Format::Text => view::text::render(&map, &defs, &lang),
             };
-            write_out(out.as_deref(), &text)
+            write_out(output.as_deref(), &text)
         }
         IslandCommand::Check { defs } => check(&defs.defs),
         IslandCommand::Stats {

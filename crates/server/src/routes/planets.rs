@@ -38,10 +38,13 @@ pub struct CreatePlanet {
     #[schema(example = "Terra")]
     pub name: String,
     /// Planet parameters; omitted fields take the defaults of an Earth-like
-    /// planet: seed 42, radius 6371000 m (1e3..=1e8), pixel_size 1.5 m
+    /// planet: seed 42 (a number, or text that is hashed as everywhere
+    /// else), radius 6371000 m (1e3..=1e8), pixel_size 1.5 m
     /// (0.01..=2π·radius/1024), sea_level 0.71 (0..=1), plate_activity 1
     /// (0..=2), humidity_global 0.5 (0..=1), axial_tilt 23.44° (-90..=90),
-    /// solar_intensity 1 (0.25..=4), generator_version (this server's).
+    /// solar_intensity 1 (0.25..=4), generator_version 1 (this server
+    /// serves version 1; version 2 with graph_n 408 (16..=1024) and
+    /// plate_count 0 (0 or 8..=40) is the library's and the CLI's).
     #[serde(default, deserialize_with = "crate::planets::present")]
     #[schema(value_type = Object, example = json!({"seed": 42, "radius": 6371000.0}))]
     pub params: Option<serde_json::Value>,

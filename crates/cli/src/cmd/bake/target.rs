@@ -34,7 +34,7 @@ impl Target {
             return open_s3(spec, rest);
         }
         if spec.contains("://") && !spec.starts_with("file://") {
-            bail!("--out {spec:?}: expected a directory, file:///dir or s3://bucket/prefix");
+            bail!("--output {spec:?}: expected a directory, file:///dir or s3://bucket/prefix");
         }
         let dir = spec.strip_prefix("file://").unwrap_or(spec);
         std::fs::create_dir_all(dir).with_context(|| format!("creating {dir}"))?;
@@ -131,7 +131,7 @@ impl Target {
 fn open_s3(spec: &str, rest: &str) -> anyhow::Result<Target> {
     let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
     if bucket.is_empty() {
-        bail!("--out {spec:?}: no bucket name");
+        bail!("--output {spec:?}: no bucket name");
     }
     let store = object_store::aws::AmazonS3Builder::from_env()
         .with_bucket_name(bucket)
@@ -154,7 +154,7 @@ fn open_s3(spec: &str, rest: &str) -> anyhow::Result<Target> {
 #[cfg(not(feature = "s3"))]
 fn open_s3(spec: &str, _rest: &str) -> anyhow::Result<Target> {
     bail!(
-        "--out {spec:?}: this build has no S3 support (build the mangekyo binary with the `s3` feature)"
+        "--output {spec:?}: this build has no S3 support (build the mangekyo binary with the `s3` feature)"
     )
 }
 
