@@ -20,13 +20,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use anyhow::Context;
 
 /// Writes `bytes` to `path` atomically.
-pub fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+pub(crate) fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     write_with(path, |out| out.write_all(bytes))
 }
 
 /// Writes what `fill` writes to `path` atomically: the previous file (if
 /// any) stays in place until `fill` has finished and the bytes are on disk.
-pub fn write_with(
+pub(crate) fn write_with(
     path: &Path,
     fill: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {
@@ -37,25 +37,25 @@ pub fn write_with(
 /// Files written aside, renamed into place together by [`Staged::commit`];
 /// dropped uncommitted, they are removed.
 #[derive(Debug, Default)]
-pub struct Staged {
+pub(crate) struct Staged {
     files: Vec<Temp>,
 }
 
 impl Staged {
     /// Nothing staged yet.
-    pub fn new() -> Staged {
+    pub(crate) fn new() -> Staged {
         Staged::default()
     }
 
     /// Writes `bytes` aside for `path`.
-    pub fn add(&mut self, path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    pub(crate) fn add(&mut self, path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         self.files
             .push(write_aside(path, |out| out.write_all(bytes))?);
         Ok(())
     }
 
     /// Renames every staged file into place, in the order staged.
-    pub fn commit(mut self) -> anyhow::Result<()> {
+    pub(crate) fn commit(mut self) -> anyhow::Result<()> {
         for temp in std::mem::take(&mut self.files) {
             temp.commit()?;
         }

@@ -56,7 +56,7 @@ fn listed(table: &str, name: &str) -> bool {
 fn planet_parameters_have_one_name_everywhere() {
     let fields = fields(serde_json::to_value(mangekyo_planet::PlanetParams::default()).unwrap());
     let cli = flags(&["planet", "preview"]);
-    let doc = mangekyo_server::openapi::document();
+    let doc = mangekyo_server::openapi_document();
     let create =
         doc["components"]["schemas"]["CreatePlanet"]["properties"]["params"]["description"]
             .as_str()
@@ -86,7 +86,7 @@ fn planet_parameters_have_one_name_everywhere() {
 #[test]
 fn cave_parameters_have_one_name_everywhere() {
     let fields = fields(serde_json::to_value(mangekyo_caves::CaveParams::default()).unwrap());
-    let doc = mangekyo_server::openapi::document();
+    let doc = mangekyo_server::openapi_document();
     let table = names_table();
     let mut wrong = Vec::new();
     for path in [
@@ -124,7 +124,7 @@ fn cave_parameters_have_one_name_everywhere() {
 
 #[test]
 fn shared_settings_have_one_name_on_the_cli_and_over_http() {
-    let doc = mangekyo_server::openapi::document();
+    let doc = mangekyo_server::openapi_document();
     let table = names_table();
     // (CLI command, HTTP operation, names both must use)
     let pairs: [(&[&str], &str, &[&str]); 3] = [

@@ -21,7 +21,7 @@ pub const DIRECTIONS_8: [(i32, i32); 8] = [
 
 /// `randint1(100) < 75` selects the band's own feature: 74 of 100 values,
 /// so the original's "75/25" is really 74/26. Kept for faithful statistics.
-pub const OWN_FEATURE_BELOW: i32 = 75;
+pub(crate) const OWN_FEATURE_BELOW: i32 = 75;
 
 /// The three height bands of `fill_data`: cells with `h ≤ c1` take `feat[0]`
 /// (74 %) or `feat[1]`, cells with `c1 < h ≤ c2` take `feat[1]` (74 %) or
@@ -42,7 +42,7 @@ pub(crate) struct Visited {
 }
 
 impl Visited {
-    pub fn new(rect: Rect) -> Self {
+    pub(crate) fn new(rect: Rect) -> Self {
         Visited {
             rect,
             marks: vec![false; (rect.width() * rect.height()) as usize],
@@ -54,7 +54,7 @@ impl Visited {
         ((p.y - self.rect.ymin) * self.rect.width() + (p.x - self.rect.xmin)) as usize
     }
 
-    pub fn get(&self, p: Pos) -> bool {
+    pub(crate) fn get(&self, p: Pos) -> bool {
         self.marks[self.index(p)]
     }
 

@@ -12,15 +12,15 @@
 
 /// Earth's mean surface temperature with its present sunlight, K (North's
 /// fit, 14.97 °C).
-pub const EARTH_MEAN_K: f64 = 288.12;
+pub(crate) const EARTH_MEAN_K: f64 = 288.12;
 /// Pole–equator contrast per unit of insolation's second Legendre
 /// coefficient, °C: North's fitted `T2 = −28.0 °C` over Earth's
 /// `S2 = −0.477`.
-pub const CONTRAST_PER_S2_C: f64 = 58.7;
+pub(crate) const CONTRAST_PER_S2_C: f64 = 58.7;
 /// Cooling with height, °C per metre (the standard atmosphere's 6.5 K/km).
-pub const LAPSE_RATE_C_PER_M: f32 = 0.0065;
+pub(crate) const LAPSE_RATE_C_PER_M: f32 = 0.0065;
 /// Amplitude of the temperature noise, °C: regional anomalies of a few degrees.
-pub const TEMPERATURE_NOISE_C: f32 = 3.0;
+pub(crate) const TEMPERATURE_NOISE_C: f32 = 3.0;
 
 /// The latitude-only part of the climate of one planet.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -9,7 +9,7 @@ pub const DEFAULT_SEED: u64 = 42;
 
 /// Fewest samples around the equator: four cube faces of at least one
 /// 256-sample chunk each.
-pub const MIN_EQUATOR_SAMPLES: f64 = 1024.0;
+pub(crate) const MIN_EQUATOR_SAMPLES: f64 = 1024.0;
 
 /// A planet, described. Serialises to JSON exactly as the store keeps it;
 /// omitted fields take the defaults of an Earth-like planet

@@ -17,30 +17,30 @@ use crate::layers::{Detail, Layer, NoiseBackend, Noises, Positions};
 
 /// Half-width of a mountain belt in units of the belt noise (which spans
 /// about ±0.6): belts cover roughly a third of the sphere.
-pub const BELT_HALF_WIDTH: f32 = 0.2;
+pub(crate) const BELT_HALF_WIDTH: f32 = 0.2;
 /// Height of the tallest ridges at plate activity 1, metres.
-pub const MOUNTAIN_M: f32 = 6500.0;
+pub(crate) const MOUNTAIN_M: f32 = 6500.0;
 /// Broad uplift of a mountain belt's land (the plateau ranges sit on), metres.
-pub const BELT_UPLIFT_M: f32 = 900.0;
+pub(crate) const BELT_UPLIFT_M: f32 = 900.0;
 /// Height of mid-ocean ridges above the abyssal plain at plate activity 1, metres.
-pub const MID_OCEAN_RIDGE_M: f32 = 1800.0;
+pub(crate) const MID_OCEAN_RIDGE_M: f32 = 1800.0;
 /// Depth of the continental shelf's outer edge, metres.
-pub const SHELF_M: f32 = 140.0;
+pub(crate) const SHELF_M: f32 = 140.0;
 /// Width of the shelf in units of the continent field.
-pub const SHELF_WIDTH: f32 = 0.02;
+pub(crate) const SHELF_WIDTH: f32 = 0.02;
 /// Depth of the abyssal plain below the shelf edge, metres.
-pub const ABYSS_M: f32 = 4300.0;
+pub(crate) const ABYSS_M: f32 = 4300.0;
 /// Where (in continent-field units offshore) the continental slope reaches the abyss.
-pub const SLOPE_END: f32 = 0.12;
+pub(crate) const SLOPE_END: f32 = 0.12;
 /// Plains: metres per continent-field unit inland (linear part).
-pub const PLAIN_M: f32 = 1300.0;
+pub(crate) const PLAIN_M: f32 = 1300.0;
 /// Plains: metres per squared continent-field unit (uplands far inland).
-pub const UPLAND_M: f32 = 2000.0;
+pub(crate) const UPLAND_M: f32 = 2000.0;
 /// Detail amplitude on flat ground, metres.
-pub const DETAIL_FLAT_M: f32 = 25.0;
+pub(crate) const DETAIL_FLAT_M: f32 = 25.0;
 /// Detail amplitude per metre of large-scale relief: lowlands stay smooth,
 /// mountains get rugged (the look of eroded terrain).
-pub const DETAIL_RELIEF: f32 = 0.6;
+pub(crate) const DETAIL_RELIEF: f32 = 0.6;
 
 /// Samples per evaluation block: keeps a block's arrays in cache.
 pub(crate) const BLOCK: usize = 4096;
@@ -188,13 +188,13 @@ pub(crate) fn base_height_v2(land: f32) -> f32 {
 }
 
 /// Version 2: height of the coast's landward edge, metres.
-pub const V2_LOWLAND_M: f32 = 60.0;
+pub(crate) const V2_LOWLAND_M: f32 = 60.0;
 /// Version 2: metres per land-field unit inland.
-pub const V2_PLAIN_M: f32 = 1500.0;
+pub(crate) const V2_PLAIN_M: f32 = 1500.0;
 /// Version 2: abyssal plain below the shelf edge, metres.
-pub const V2_ABYSS_M: f32 = 4300.0;
+pub(crate) const V2_ABYSS_M: f32 = 4300.0;
 /// Version 2: continental slope ends this far offshore (land-field units).
-pub const V2_SLOPE_END: f32 = 0.09;
+pub(crate) const V2_SLOPE_END: f32 = 0.09;
 
 /// Version 2 heights from the land field and the tectonic uplift: ridged
 /// ranges scale with positive uplift (mountains where plates converge),
@@ -268,14 +268,14 @@ pub(crate) fn heights_v2(
 
 /// Version 2: depth variation of the abyssal plain per unit of the belt
 /// layer (which spans about ±0.6), metres.
-pub const V2_ABYSS_SWELL_M: f32 = 1400.0;
+pub(crate) const V2_ABYSS_SWELL_M: f32 = 1400.0;
 
 /// Version 2: uplift (metres) below which ranges get no ridged texture
 /// (the ridge layer is evaluated only above it).
 const RIDGE_FROM_M: f32 = 60.0;
 
 /// Version 2: detail amplitude per metre of relief.
-pub const V2_DETAIL_RELIEF: f32 = 0.35;
+pub(crate) const V2_DETAIL_RELIEF: f32 = 0.35;
 
 /// Fills `out` with `layer` at the octaves `detail` keeps (zero if none).
 pub(crate) fn fill(

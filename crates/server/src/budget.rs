@@ -18,7 +18,7 @@ use crate::error::ApiError;
 /// The site count drives every later step (placement, Delaunay, the path
 /// network, names) and the size of the answer, so it is the one number the
 /// budget needs.
-pub fn island_sites(defs: &Definitions, scope: &str, limit: u32) -> Result<(), ApiError> {
+pub(crate) fn island_sites(defs: &Definitions, scope: &str, limit: u32) -> Result<(), ApiError> {
     let Some(def) = defs.scopes().get(scope) else {
         return Ok(());
     };

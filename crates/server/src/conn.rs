@@ -113,7 +113,7 @@ impl Drop for Busy {
 
 /// Serves `router` on `listener` until `shutdown` completes, then closes
 /// idle connections and waits for requests in flight.
-pub async fn serve(
+pub(crate) async fn serve(
     listener: TcpListener,
     router: Router,
     limits: &Limits,

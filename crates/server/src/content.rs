@@ -88,7 +88,7 @@ impl Lifetime {
 ///
 /// A 304 repeats the form of the ETag the client holds (`"h-gzip"` for a
 /// compressed copy), since that is the validator of its stored response.
-pub fn respond(content: &Content, lifetime: Lifetime, request: &HeaderMap) -> Response {
+pub(crate) fn respond(content: &Content, lifetime: Lifetime, request: &HeaderMap) -> Response {
     let mut headers = HeaderMap::new();
     headers.insert(header::CACHE_CONTROL, lifetime.header());
     let held = request
@@ -121,7 +121,8 @@ const CODINGS: [&str; 4] = ["gzip", "br", "deflate", "zstd"];
 /// Whether an `If-None-Match` value names `etag`, by the weak comparison
 /// RFC 9110 prescribes for it (`W/` ignored), also accepting the
 /// `-gzip`/`-br` forms [`tag_encoded_etag`] hands out.
-pub fn etag_matches(if_none_match: &str, etag: &str) -> bool {
+#[cfg(test)]
+fn etag_matches(if_none_match: &str, etag: &str) -> bool {
     matching_etag(if_none_match, etag).is_some()
 }
 
@@ -152,7 +153,9 @@ fn matching_etag(if_none_match: &str, etag: &str) -> Option<String> {
 /// different representation, so a strong ETag must differ from the
 /// identity one (RFC 9110 §8.8.1). `"h"` becomes `"h-gzip"`, as Apache's
 /// mod_deflate does; [`etag_matches`] accepts both forms.
-pub fn tag_encoded_etag<B>(mut response: axum::http::Response<B>) -> axum::http::Response<B> {
+pub(crate) fn tag_encoded_etag<B>(
+    mut response: axum::http::Response<B>,
+) -> axum::http::Response<B> {
     let headers = response.headers();
     let coding = headers
         .get(header::CONTENT_ENCODING)

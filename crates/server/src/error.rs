@@ -38,7 +38,7 @@ fn status_code<S: serde::Serializer>(status: &StatusCode, s: S) -> Result<S::Ok,
 
 /// The body around an [`ApiError`].
 #[derive(Debug, Serialize, ToSchema)]
-pub struct ErrorBody {
+pub(crate) struct ErrorBody {
     /// The error.
     pub error: ApiError,
 }

@@ -114,7 +114,7 @@ impl Params {
 }
 
 /// Checks `value` lies in `range`; NaN lies in no range.
-pub fn check_range<T: PartialOrd + Display>(
+pub(crate) fn check_range<T: PartialOrd + Display>(
     name: &str,
     value: T,
     range: &RangeInclusive<T>,
@@ -132,7 +132,7 @@ pub fn check_range<T: PartialOrd + Display>(
 
 /// The path's parameters, by name.
 #[derive(Debug)]
-pub struct PathParams(pub Params);
+pub(crate) struct PathParams(pub Params);
 
 impl<S: Send + Sync> FromRequestParts<S> for PathParams {
     type Rejection = ApiError;
@@ -192,7 +192,7 @@ impl<S: Send + Sync> FromRequestParts<S> for QueryParams {
 /// A JSON body deserialised into `T`, with errors that name the field
 /// (`params.radius: invalid type: string "big", expected f64`).
 #[derive(Debug)]
-pub struct ApiJson<T>(pub T);
+pub(crate) struct ApiJson<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;

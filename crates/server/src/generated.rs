@@ -11,11 +11,11 @@ use crate::error::ApiError;
 use crate::extract::Params;
 
 /// The longest seed text, in bytes: seeds are names, not documents.
-pub const MAX_SEED_BYTES: usize = 256;
+pub(crate) const MAX_SEED_BYTES: usize = 256;
 
 /// A seed from its text (digits are that number, other text is hashed),
 /// refused when longer than [`MAX_SEED_BYTES`].
-pub fn parse_seed(text: &str) -> Result<Seed, ApiError> {
+pub(crate) fn parse_seed(text: &str) -> Result<Seed, ApiError> {
     if text.len() > MAX_SEED_BYTES {
         let message = format!(
             "seed must be at most {MAX_SEED_BYTES} bytes, got {}",
@@ -32,12 +32,12 @@ pub fn parse_seed(text: &str) -> Result<Seed, ApiError> {
 
 /// How long an unpinned generated URL may be cached: the content changes
 /// only when the server is upgraded to a new generator version.
-pub const UNPINNED_SECONDS: u32 = 300;
+pub(crate) const UNPINNED_SECONDS: u32 = 300;
 
 /// The cache lifetime for a URL of `generator` at version `current`: with
 /// `v={current}` it is immutable; without `v` it is short; with any other
 /// `v` the content cannot be produced here (404, naming the version run).
-pub fn pinned_lifetime(
+pub(crate) fn pinned_lifetime(
     query: &Params,
     generator: &str,
     current: u32,
@@ -59,46 +59,40 @@ pub fn pinned_lifetime(
 
 /// An output format of a generated route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Format {
+pub(crate) enum Format {
     /// JSON.
     Json,
     /// Little-endian binary with a documented header.
     Bin,
     /// PNG image.
     Png,
-    /// 16-bit little-endian raw heights.
-    R16,
     /// Text (ASCII art).
     Ascii,
     /// SVG image.
     Svg,
     /// glTF binary.
     Glb,
-    /// A colour picture (PNG) for people to look at.
-    Preview,
 }
 
 impl Format {
     /// The name used in `format=`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Format::Json => "json",
             Format::Bin => "bin",
             Format::Png => "png",
-            Format::R16 => "r16",
             Format::Ascii => "ascii",
             Format::Svg => "svg",
             Format::Glb => "glb",
-            Format::Preview => "preview",
         }
     }
 
     /// The media type of the response.
-    pub fn content_type(self) -> &'static str {
+    pub(crate) fn content_type(self) -> &'static str {
         match self {
             Format::Json => "application/json",
-            Format::Bin | Format::R16 => "application/octet-stream",
-            Format::Png | Format::Preview => "image/png",
+            Format::Bin => "application/octet-stream",
+            Format::Png => "image/png",
             Format::Ascii => "text/plain; charset=utf-8",
             Format::Svg => "image/svg+xml",
             Format::Glb => "model/gltf-binary",
@@ -106,7 +100,7 @@ impl Format {
     }
 
     /// `format=` from the query: one of `allowed`, the first if absent.
-    pub fn from_query(query: &Params, allowed: &[Format]) -> Result<Format, ApiError> {
+    pub(crate) fn from_query(query: &Params, allowed: &[Format]) -> Result<Format, ApiError> {
         let names: Vec<&str> = allowed.iter().map(|f| f.name()).collect();
         let Some(text) = query.text("format") else {
             return Ok(allowed[0]);
@@ -130,7 +124,7 @@ impl Format {
 /// generator's parameter struct: `a.b=1` nests (`{"a": {"b": 1}}`),
 /// integers and `true`/`false` become JSON numbers and booleans, anything
 /// else a string (so `width=NaN` fails as "expected u32", naming `width`).
-pub fn query_object(query: &Params, reserved: &[&str]) -> Result<Value, ApiError> {
+pub(crate) fn query_object(query: &Params, reserved: &[&str]) -> Result<Value, ApiError> {
     let mut root = Map::new();
     for (key, text) in query.iter().filter(|(k, _)| !reserved.contains(k)) {
         let mut node = &mut root;
@@ -177,7 +171,7 @@ fn scalar(text: &str) -> Value {
 }
 
 /// Deserialises a parameter object, naming the field at fault.
-pub fn parse_params<T: DeserializeOwned>(value: Value) -> Result<T, ApiError> {
+pub(crate) fn parse_params<T: DeserializeOwned>(value: Value) -> Result<T, ApiError> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let message = format!("{path}: {}", e.inner());

@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 
 /// One generator and its version.
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-pub struct Generator {
+pub(crate) struct Generator {
     /// Its name, as used in URLs.
     pub name: &'static str,
     /// Its `GENERATOR_VERSION`: the same version and input give the same bytes.
@@ -14,7 +14,7 @@ pub struct Generator {
 }
 
 /// Every generator compiled in.
-pub const GENERATORS: &[Generator] = &[
+pub(crate) const GENERATORS: &[Generator] = &[
     Generator {
         name: "dungeon",
         version: mangekyo_dungeon::GENERATOR_VERSION,
@@ -32,11 +32,3 @@ pub const GENERATORS: &[Generator] = &[
         version: mangekyo_island::GENERATOR_VERSION,
     },
 ];
-
-/// The version of the generator called `name`.
-pub fn version(name: &str) -> Option<u32> {
-    GENERATORS
-        .iter()
-        .find(|g| g.name == name)
-        .map(|g| g.version)
-}

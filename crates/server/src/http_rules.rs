@@ -19,7 +19,7 @@ use axum::response::IntoResponse;
 use crate::error::ApiError;
 
 /// 304 → 412 for methods other than GET and HEAD.
-pub async fn preconditions(request: Request, next: Next) -> axum::response::Response {
+pub(crate) async fn preconditions(request: Request, next: Next) -> axum::response::Response {
     let safe = matches!(*request.method(), Method::GET | Method::HEAD);
     let response = next.run(request).await;
     if safe || response.status() != StatusCode::NOT_MODIFIED {
@@ -42,7 +42,7 @@ pub async fn preconditions(request: Request, next: Next) -> axum::response::Resp
 
 /// Replaces the compression layer's 406 (which still carries the content)
 /// with a JSON error.
-pub fn not_acceptable<B>(response: Response<B>) -> axum::response::Response
+pub(crate) fn not_acceptable<B>(response: Response<B>) -> axum::response::Response
 where
     B: HttpBody<Data = Bytes> + Send + 'static,
     B::Error: Into<axum::BoxError>,

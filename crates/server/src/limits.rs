@@ -34,7 +34,7 @@ pub struct Limits {
     /// Open connections at once. Default 512, well under the usual 1,024
     /// file handles: past it the oldest connection still waiting for its
     /// request headers is closed, and when none is waiting the new one is
-    /// refused with a fixed 503 (see [`crate::conn`]).
+    /// refused with a fixed 503 (see `conn.rs`).
     pub max_connections: usize,
     /// How long a client may take to send a request's headers, counted from
     /// the moment the server is ready to read them (also the most a
@@ -71,10 +71,10 @@ impl Default for Limits {
 /// The body limit, as a request extension the JSON extractor reads to
 /// name the limit in its error.
 #[derive(Debug, Clone, Copy)]
-pub struct BodyLimit(pub usize);
+pub(crate) struct BodyLimit(pub usize);
 
 /// The body limit in force for `req` (the default if none was set).
-pub fn body_limit_of(req: &Request) -> usize {
+pub(crate) fn body_limit_of(req: &Request) -> usize {
     req.extensions()
         .get::<BodyLimit>()
         .map_or(Limits::default().body_bytes, |l| l.0)

@@ -14,7 +14,11 @@ use crate::state::AppState;
 /// answers 503 if the handler runs past the limit. Generation started by a
 /// timed-out request keeps its worker until done (see
 /// [`crate::limits::ComputeGate::run`]), and its result is still cached.
-pub async fn observe(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub(crate) async fn observe(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
     let started = Instant::now();
     let method = request.method().as_str().to_owned();
     // Unmatched paths share one label so scanners cannot grow the registry.

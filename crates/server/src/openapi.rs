@@ -25,7 +25,7 @@ The web viewer is served at `/`.",
         (name = "dungeon", description = "Hengband fractal caves: rooms, caverns, lakes, levels"),
     )
 )]
-pub struct ApiDoc;
+pub(crate) struct ApiDoc;
 
 /// The serialised document, as served at `/openapi.json`.
 #[derive(Debug)]
@@ -43,7 +43,7 @@ impl OpenApiJson {
 /// every cave route, read off the struct's own JSON (names and defaults),
 /// so the routes, the library and this document share one list instead of
 /// repeating fourteen names in three annotations.
-pub fn with_cave_params(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
+pub(crate) fn with_cave_params(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
     use serde_json::{Value, json};
     let mut doc = serde_json::to_value(doc).unwrap_or(Value::Null);
     let defaults =

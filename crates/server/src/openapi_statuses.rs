@@ -11,7 +11,7 @@ use utoipa::openapi::path::{Operation, ParameterIn};
 use utoipa::openapi::{ContentBuilder, OpenApi, Ref, RefOr, ResponseBuilder};
 
 /// `doc` with the shared statuses added to each operation.
-pub fn complete(mut doc: OpenApi) -> OpenApi {
+pub(crate) fn complete(mut doc: OpenApi) -> OpenApi {
     for item in doc.paths.paths.values_mut() {
         let shared_params = item.parameters.clone().unwrap_or_default();
         for op in [

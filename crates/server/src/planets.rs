@@ -116,7 +116,7 @@ impl LoadedPlanet {
 
 /// The `p` of pinned URLs: the planet crate's content hash of the
 /// parameters (their exact bits), in hex; equal on every replica.
-pub fn params_hash(params: &PlanetParams) -> String {
+pub(crate) fn params_hash(params: &PlanetParams) -> String {
     format!("{:016x}", params.content_hash())
 }
 
@@ -183,7 +183,7 @@ pub fn parse_params(value: serde_json::Value) -> Result<PlanetParams, ApiError> 
 
 /// Deserialises a field that is present as `Some`, even when it is
 /// `null` (serde's `Option` would make an explicit `null` look absent).
-pub fn present<'de, D: serde::Deserializer<'de>>(
+pub(crate) fn present<'de, D: serde::Deserializer<'de>>(
     de: D,
 ) -> Result<Option<serde_json::Value>, D::Error> {
     serde::Deserialize::deserialize(de).map(Some)
@@ -193,7 +193,7 @@ pub fn present<'de, D: serde::Deserializer<'de>>(
 /// parameter the planet crate names (`lod`, `cx`, `projection`, `layers`, …),
 /// under `params.` for planet parameters, which requests carry in a
 /// `params` object.
-pub fn planet_error(err: &PlanetError) -> ApiError {
+pub(crate) fn planet_error(err: &PlanetError) -> ApiError {
     let mut answer = ApiError::refused(err);
     if let PlanetError::Param(_) = err {
         answer.parameter = answer.parameter.map(|p| format!("params.{p}"));
@@ -262,7 +262,7 @@ impl PlanetCache {
 }
 
 /// 404 for a planet id that is not in the store.
-pub fn no_planet(id: i64) -> ApiError {
+pub(crate) fn no_planet(id: i64) -> ApiError {
     ApiError::not_found(format!("there is no planet {id}"))
 }
 

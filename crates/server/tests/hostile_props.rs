@@ -7,9 +7,9 @@ mod common;
 
 use axum::extract::FromRequestParts;
 use common::TestServer;
-use mangekyo_server::extract::{QueryParams, parse_json};
-use mangekyo_server::planets::parse_params;
-use mangekyo_server::routes::planets::CreatePlanet;
+use mangekyo_server::CreatePlanet;
+use mangekyo_server::parse_params;
+use mangekyo_server::{QueryParams, parse_json};
 use mangekyo_store::{Backend, testing::TestDb};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};

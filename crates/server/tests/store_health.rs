@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use common::{TestServer, chunk_url, small_params};
 use mangekyo_server::Limits;
-use mangekyo_server::planets::PLANET_TTL;
+use mangekyo_server::PLANET_TTL;
 use mangekyo_store::{Backend, testing::TestDb};
 use serde_json::Value;
 

@@ -20,7 +20,7 @@ pub const SAVE_FORMAT_VERSION: u32 = 2;
 
 /// Why a version-1 save cannot be continued: the rules of that engine were
 /// built in, and its explorer had no properties for the defined ones.
-pub const VERSION_1_REFUSAL: &str = "version-1 saves come from the engine whose actions were built in; their explorer has none of the properties that the defined interactions use, and their time and progress were spent under other rules, so the game cannot continue from them fairly; start a new game with the same seed";
+pub(crate) const VERSION_1_REFUSAL: &str = "version-1 saves come from the engine whose actions were built in; their explorer has none of the properties that the defined interactions use, and their time and progress were spent under other rules, so the game cannot continue from them fairly; start a new game with the same seed";
 
 /// The most play-stream draws a save may claim: replaying them is the
 /// price of restoring the stream, and no honest game draws this many.

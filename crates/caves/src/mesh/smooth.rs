@@ -19,7 +19,7 @@ use crate::field::CaveField;
 use crate::sky::sky_at;
 
 /// "No vertex yet" in the per-cell vertex table.
-pub const NULL_VERTEX: u32 = u32::MAX;
+pub(super) const NULL_VERTEX: u32 = u32::MAX;
 
 /// In-cell offsets in [0, 1] are rounded to multiples of 2⁻¹⁶ voxel by
 /// adding and subtracting 128, whose f32 ulp is exactly 2⁻¹⁶ (round to

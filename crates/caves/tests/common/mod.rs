@@ -4,7 +4,7 @@
 use mangekyo_caves::{CaveField, CaveMode, CaveParams, Mesh, Seed};
 
 /// The default field (tubes) or the seed's sheets, for a seed.
-pub fn field(mode: CaveMode, seed: u64) -> CaveField {
+pub(crate) fn field(mode: CaveMode, seed: u64) -> CaveField {
     CaveField::new(
         &CaveParams {
             mode,
@@ -16,11 +16,11 @@ pub fn field(mode: CaveMode, seed: u64) -> CaveField {
 }
 
 /// One vertex in world coordinates with its attributes, as bits.
-pub type Vertex = ([u64; 3], [u32; 3], u32);
+pub(crate) type Vertex = ([u64; 3], [u32; 3], u32);
 
 /// Every triangle of `mesh` in world coordinates, each rotated to start at
 /// its smallest vertex (winding kept), sorted.
-pub fn world_triangles(mesh: &Mesh) -> Vec<[Vertex; 3]> {
+pub(crate) fn world_triangles(mesh: &Mesh) -> Vec<[Vertex; 3]> {
     let vertex = |i: u32| -> Vertex {
         let i = i as usize;
         (

@@ -23,7 +23,7 @@
 
 mod guard;
 mod journal;
-pub mod plan;
+pub(crate) mod plan;
 mod render;
 mod target;
 
@@ -47,7 +47,7 @@ const BATCH_ITEMS: usize = 8;
 
 /// Flags of `mangekyo bake`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(subcommand)]
     what: What,
 }
@@ -125,7 +125,7 @@ struct Tally {
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let (plan, common, public_url) = plan_of(args)?;
     let planet = common.planet.planet()?;
     let recipe = Recipe::new(&plan.kind)?;

@@ -16,7 +16,7 @@ const MAX_CHUNKS: usize = 4096;
 
 /// Flags of `mangekyo caves`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(subcommand)]
     command: Sub,
 }
@@ -124,7 +124,7 @@ fn parse_coord(s: &str) -> Result<ChunkCoord, String> {
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Sub::Chunk(a) => chunk(a),
         Sub::Export(a) => export(a),

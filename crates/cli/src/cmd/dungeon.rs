@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 /// Flags of `mangekyo dungeon`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(subcommand)]
     what: What,
 }
@@ -137,7 +137,7 @@ enum Form {
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let common = match &args.what {
         What::Room { common, .. }
         | What::Cavern { common }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// Flags of `mangekyo island`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(subcommand)]
     command: IslandCommand,
 }
@@ -85,7 +85,7 @@ enum Format {
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     match args.command {
         IslandCommand::Generate {
             defs,

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 /// Flags of `mangekyo island play`.
 #[derive(Debug, clap::Args)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     /// YAML files or directories with the definitions.
     #[arg(long, num_args = 1.., default_value = "examples/island")]
     defs: Vec<PathBuf>,
@@ -33,7 +33,7 @@ pub struct PlayArgs {
 }
 
 /// Runs the game.
-pub fn run(args: PlayArgs) -> Result<()> {
+pub(crate) fn run(args: PlayArgs) -> Result<()> {
     let defs = super::island::load(&args.defs)?;
     super::island::check_scope_and_lang(&defs, &args.scope, &args.lang)?;
     let game = match &args.load {

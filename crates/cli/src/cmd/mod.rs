@@ -1,10 +1,10 @@
 //! One module per subcommand.
 
-pub mod bake;
-pub mod caves;
-pub mod dungeon;
-pub mod island;
-pub mod island_play;
-pub mod noise;
-pub mod planet;
-pub mod serve;
+pub(crate) mod bake;
+pub(crate) mod caves;
+pub(crate) mod dungeon;
+pub(crate) mod island;
+pub(crate) mod island_play;
+pub(crate) mod noise;
+pub(crate) mod planet;
+pub(crate) mod serve;

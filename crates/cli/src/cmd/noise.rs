@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 /// Which lattice noise to draw.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum KindArg {
+pub(crate) enum KindArg {
     /// Value noise.
     Value,
     /// Gradient (Perlin) noise.
@@ -26,7 +26,7 @@ pub enum KindArg {
 
 /// How octaves combine.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum FractalArg {
+pub(crate) enum FractalArg {
     /// A single octave.
     None,
     /// Fractional Brownian motion.
@@ -39,7 +39,7 @@ pub enum FractalArg {
 
 /// Flags of `mangekyo noise`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The lattice noise.
     #[arg(long, value_enum, default_value = "perlin")]
     kind: KindArg,
@@ -79,7 +79,7 @@ pub struct Args {
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     anyhow::ensure!(
         (1..=8192).contains(&args.size),
         "--size must be in 1..=8192, got {}",

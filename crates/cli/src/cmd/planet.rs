@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 /// Flags of `mangekyo planet`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(subcommand)]
     what: What,
 }
@@ -191,7 +191,7 @@ struct ChunkArgs {
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     match args.what {
         What::Preview {
             width,

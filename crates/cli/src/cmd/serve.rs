@@ -11,7 +11,7 @@ use mangekyo_store::DbUrl;
 
 /// Flags of `mangekyo serve`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The planet store: a SQLite file path (created if missing), or a
     /// sqlite:, mysql://, mariadb:// or postgres:// URL.
     #[arg(long, default_value = mangekyo_store::DEFAULT_SQLITE_FILE)]
@@ -42,7 +42,7 @@ pub struct Args {
 }
 
 /// Runs the subcommand until Ctrl-C or SIGTERM.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     init_logging();
     let db = DbUrl::parse(&args.db)?;
     let defaults = Limits::default();

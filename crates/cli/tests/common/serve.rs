@@ -8,7 +8,7 @@ use mangekyo_store::testing::TestDb;
 use serde_json::{Value, json};
 
 /// A running `mangekyo serve`; killed when dropped.
-pub struct Replica {
+pub(crate) struct Replica {
     /// The process.
     pub child: Child,
     /// `http://127.0.0.1:PORT`.
@@ -18,7 +18,7 @@ pub struct Replica {
 impl Replica {
     /// Starts `mangekyo serve` over `db` on a free port and waits until it
     /// says where it serves.
-    pub fn start(db: &TestDb) -> Replica {
+    pub(crate) fn start(db: &TestDb) -> Replica {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mangekyo"))
             .args(["serve", "--db", db.url().as_str(), "--addr", "127.0.0.1:0"])
             .args(["--workers", "1"])
@@ -43,12 +43,12 @@ impl Replica {
     }
 
     /// The absolute URL of `path`.
-    pub fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
 
     /// Creates a planet through this server; its JSON.
-    pub async fn create_planet(
+    pub(crate) async fn create_planet(
         &self,
         client: &reqwest::Client,
         name: &str,

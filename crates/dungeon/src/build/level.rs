@@ -12,10 +12,10 @@ use serde::{Deserialize, Serialize};
 
 /// Allowed level sides: room for the smallest room plus walls, up to a
 /// million cells.
-pub const LEVEL_GRID_RANGE: (i64, i64) = (16, 1024);
+pub(super) const LEVEL_GRID_RANGE: (i64, i64) = (16, 1024);
 
 /// Allowed room counts.
-pub const ROOMS_RANGE: (i64, i64) = (1, 64);
+pub(super) const ROOMS_RANGE: (i64, i64) = (1, 64);
 
 /// Random centres tried per room before falling back to 8×8 (as
 /// `build_type9` does when `find_space` fails) and then giving up.

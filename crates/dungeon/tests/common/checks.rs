@@ -8,7 +8,7 @@ fn err(what: impl Into<String>) -> Result<(), String> {
 }
 
 /// The 8 neighbours of `p`.
-pub fn n8(p: Pos) -> impl Iterator<Item = Pos> {
+pub(crate) fn n8(p: Pos) -> impl Iterator<Item = Pos> {
     mangekyo_dungeon::DIRECTIONS_8
         .into_iter()
         .map(move |(dx, dy)| Pos::new(p.x + dx, p.y + dy))
@@ -20,7 +20,7 @@ fn positions(r: Rect) -> impl Iterator<Item = Pos> {
 
 /// §7.1–7.2: even sides in 4..=254, centre 0, corners maxsize, every
 /// other perimeter cell above the cutoff.
-pub fn heightmap(h: &HeightMap) -> Result<(), String> {
+pub(crate) fn heightmap(h: &HeightMap) -> Result<(), String> {
     let (xs, ys) = h.sides();
     if xs % 2 != 0 || ys % 2 != 0 || !(4..=254).contains(&xs) || !(4..=254).contains(&ys) {
         return err(format!("sides {xs}×{ys}"));
@@ -52,7 +52,7 @@ pub fn heightmap(h: &HeightMap) -> Result<(), String> {
 
 /// The 8-connected component of `{p strictly inside, in bounds, h ≤ c}`
 /// holding the centre (empty when the centre itself is above `c`).
-pub fn component(grid: &Grid, h: &HeightMap, c: i32) -> Vec<Pos> {
+pub(crate) fn component(grid: &Grid, h: &HeightMap, c: i32) -> Vec<Pos> {
     let r = h.rect();
     let inside = |p: Pos| r.contains_strictly(p) && grid.in_bounds(p) && i32::from(h.at(p)) <= c;
     let mut seen = vec![false; (r.width() * r.height()) as usize];
@@ -82,7 +82,7 @@ fn expected_amount(comp: &[Pos]) -> u32 {
 
 /// §7.3–7.8 for `generate_fracave` on a grid whose cells outside the
 /// rectangle's reach started as [`Cell::CLEARED`].
-pub fn fracave(
+pub(crate) fn fracave(
     grid: &Grid,
     h: &HeightMap,
     cutoff: i32,
@@ -158,7 +158,7 @@ fn cell_after_fracave(
 
 /// §7 for `generate_lake`: accepted = the component of `h ≤ c3`; bands by
 /// height; granite elsewhere; failure = all floor.
-pub fn lake(
+pub(crate) fn lake(
     grid: &Grid,
     h: &HeightMap,
     args: &LakeArgs,
@@ -216,7 +216,7 @@ pub fn lake(
 }
 
 /// Every cell of `grid` outside `r` is still [`Cell::CLEARED`].
-pub fn untouched_outside(grid: &Grid, r: Rect) -> Result<(), String> {
+pub(crate) fn untouched_outside(grid: &Grid, r: Rect) -> Result<(), String> {
     match grid
         .positions()
         .find(|&p| !r.contains(p) && grid.get(p) != Cell::CLEARED)
@@ -227,7 +227,7 @@ pub fn untouched_outside(grid: &Grid, r: Rect) -> Result<(), String> {
 }
 
 /// Every floor cell can reach every other by 8-neighbour steps over floor.
-pub fn all_floor_reachable(grid: &Grid) -> Result<(), String> {
+pub(crate) fn all_floor_reachable(grid: &Grid) -> Result<(), String> {
     let Some(start) = grid.positions().find(|&p| grid.get(p).feature.is_floor()) else {
         return err("no floor at all");
     };

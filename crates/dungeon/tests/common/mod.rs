@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-pub mod checks;
+pub(crate) mod checks;
 
 use mangekyo_dungeon::{Feature, RandomSource};
 use serde::Deserialize;
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 /// One fixture file (only the fields the tests read).
 #[derive(Debug, Deserialize)]
-pub struct Fixture {
+pub(crate) struct Fixture {
     pub case: String,
     pub function: String,
     pub params: serde_json::Value,
@@ -30,14 +30,14 @@ pub struct Fixture {
 
 /// The stub dungeon's size.
 #[derive(Debug, Deserialize)]
-pub struct Size {
+pub(crate) struct Size {
     pub width: usize,
     pub height: usize,
 }
 
 /// The rectangle every grid array covers.
 #[derive(Debug, Deserialize)]
-pub struct Window {
+pub(crate) struct Window {
     pub xmin: i32,
     pub ymin: i32,
     pub xmax: i32,
@@ -48,7 +48,7 @@ pub struct Window {
 
 /// One pass of a driver's retry loop.
 #[derive(Debug, Deserialize)]
-pub struct FixtureAttempt {
+pub(crate) struct FixtureAttempt {
     pub grd: i32,
     pub roug: i32,
     pub cutoff: i32,
@@ -62,7 +62,7 @@ pub struct FixtureAttempt {
 
 impl Fixture {
     /// An integer parameter.
-    pub fn int(&self, key: &str) -> i32 {
+    pub(crate) fn int(&self, key: &str) -> i32 {
         let v = self
             .params
             .get(key)
@@ -73,7 +73,7 @@ impl Fixture {
     }
 
     /// A boolean parameter.
-    pub fn flag(&self, key: &str) -> bool {
+    pub(crate) fn flag(&self, key: &str) -> bool {
         let v = self
             .params
             .get(key)
@@ -84,12 +84,12 @@ impl Fixture {
 }
 
 /// The fixture folder inside this crate.
-pub fn fixture_dir() -> PathBuf {
+pub(crate) fn fixture_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hengband")
 }
 
 /// Every fixture, sorted by file name.
-pub fn load_fixtures() -> Vec<Fixture> {
+pub(crate) fn load_fixtures() -> Vec<Fixture> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(fixture_dir())
         .expect("fixture dir")
         .map(|e| e.expect("dir entry").path())
@@ -106,7 +106,7 @@ pub fn load_fixtures() -> Vec<Fixture> {
 }
 
 /// The feature a fixture name stands for.
-pub fn fixture_feature(name: &str) -> Feature {
+pub(crate) fn fixture_feature(name: &str) -> Feature {
     match name {
         "F1" => Feature::Floor,
         "F2" => Feature::DirtFloor,
@@ -126,14 +126,14 @@ pub fn fixture_feature(name: &str) -> Feature {
 
 /// Replays a fixture's draw log: every call pops one entry and must match
 /// its kind and `n` exactly (degenerate `n <= 1` calls included).
-pub struct Replay {
+pub(crate) struct Replay {
     case: String,
     draws: VecDeque<(String, i32, i32)>,
     used: usize,
 }
 
 impl Replay {
-    pub fn new(fixture: &Fixture) -> Self {
+    pub(crate) fn new(fixture: &Fixture) -> Self {
         Replay {
             case: fixture.case.clone(),
             draws: fixture.draws.iter().cloned().collect(),
@@ -142,12 +142,12 @@ impl Replay {
     }
 
     /// How many entries were consumed.
-    pub fn used(&self) -> usize {
+    pub(crate) fn used(&self) -> usize {
         self.used
     }
 
     /// How many entries are left.
-    pub fn left(&self) -> usize {
+    pub(crate) fn left(&self) -> usize {
         self.draws.len()
     }
 
@@ -212,7 +212,7 @@ impl RandomSource for Replay {
 /// A source that wraps another but makes the k-th floor pick return the
 /// k-th floor kind cyclically (as the fixtures' harness does), so feat1 ≠
 /// feat2 and the 74/26 mix is visible.
-pub struct CyclingFloors<R> {
+pub(crate) struct CyclingFloors<R> {
     pub inner: R,
     pub picks: usize,
 }
@@ -235,6 +235,6 @@ impl<R: RandomSource> RandomSource for CyclingFloors<R> {
 }
 
 /// Whether the heavier sweeps are switched on (`MANGEKYO_SLOW_TESTS=1`).
-pub fn slow_tests() -> bool {
+pub(crate) fn slow_tests() -> bool {
     std::env::var("MANGEKYO_SLOW_TESTS").is_ok_and(|v| v == "1")
 }

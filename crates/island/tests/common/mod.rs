@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 /// Checks every invariant the issue names; panics with the seed and the
 /// broken rule.
-pub fn check_invariants(defs: &Definitions, map: &IslandMap) {
+pub(crate) fn check_invariants(defs: &Definitions, map: &IslandMap) {
     let ctx = format!("scope {} seed {}", map.scope, map.seed);
     let scope = &defs.scopes()[&map.scope];
     let n = map.sites.len();
@@ -301,7 +301,7 @@ fn minutes_are_steps(defs: &Definitions, map: &IslandMap, ctx: &str) {
 /// from `seed`. Valid by construction: a fallback type or an unlimited type
 /// covers every site, guarantees fit the smallest island, hard limits of
 /// guaranteed types admit grid values, a start type is guaranteed.
-pub fn random_definitions(seed: u64) -> Vec<(String, String)> {
+pub(crate) fn random_definitions(seed: u64) -> Vec<(String, String)> {
     let mut rng = Pcg32::new(seed, 0x5eed);
     let axis_count = 1 + rng.bounded(4) as usize;
     let mut axes = Vec::new();

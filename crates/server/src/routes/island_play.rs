@@ -24,7 +24,7 @@ use crate::state::AppState;
 use axum::extract::State;
 
 /// The longest command line taken: commands are a word and a path.
-pub const MAX_COMMAND_BYTES: usize = 200;
+pub(crate) const MAX_COMMAND_BYTES: usize = 200;
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(play))
@@ -33,7 +33,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
 /// The body of `POST /v1/islands/example/play`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct PlayRequest {
+pub(crate) struct PlayRequest {
     /// A new game's seed: digits are that number, other text is hashed.
     /// Default "42". Not allowed with `save`.
     #[serde(default)]
@@ -57,7 +57,7 @@ pub struct PlayRequest {
 
 /// The answer: what to show and what to send back next time.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct PlayAnswer {
+pub(crate) struct PlayAnswer {
     /// The reply to the command (or the opening text).
     pub text: String,
     /// The game after the command, to send back with the next one.

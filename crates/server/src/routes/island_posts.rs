@@ -24,7 +24,7 @@ use crate::generated::parse_seed;
 use crate::state::AppState;
 
 /// Most sources in one request: a world is a handful of files.
-pub const MAX_SOURCES: usize = 32;
+pub(crate) const MAX_SOURCES: usize = 32;
 
 /// Diagnostics quoted in an error message; the rest are counted.
 const QUOTED_DIAGNOSTICS: usize = 10;
@@ -36,7 +36,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
 /// One YAML source.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Source {
+pub(crate) struct Source {
     /// A file name, used in diagnostics (`types.yaml`).
     pub name: String,
     /// The YAML text.
@@ -46,7 +46,7 @@ pub struct Source {
 /// The body of `POST /v1/islands`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct PostIsland {
+pub(crate) struct PostIsland {
     /// The world's definitions, in loading order (see `examples/island/`).
     pub sources: Vec<Source>,
     /// The seed: digits are that number, other text is hashed. Default "0".

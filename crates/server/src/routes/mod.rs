@@ -8,20 +8,20 @@ use utoipa_axum::router::OpenApiRouter;
 use crate::openapi::ApiDoc;
 use crate::state::AppState;
 
-pub mod caves;
-pub mod dungeon;
-pub mod island_play;
-pub mod island_posts;
-pub mod islands;
-pub mod planet_chunks;
-pub mod planet_locate;
-pub mod planets;
-pub mod roblox;
-pub mod system;
-pub mod tiles;
+pub(crate) mod caves;
+pub(crate) mod dungeon;
+pub(crate) mod island_play;
+pub(crate) mod island_posts;
+pub(crate) mod islands;
+pub(crate) mod planet_chunks;
+pub(crate) mod planet_locate;
+pub(crate) mod planets;
+pub(crate) mod roblox;
+pub(crate) mod system;
+pub(crate) mod tiles;
 
 /// Every API route, with its OpenAPI entry.
-pub fn api() -> OpenApiRouter<AppState> {
+pub(crate) fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(system::routes())
         .merge(dungeon::routes())

@@ -28,7 +28,7 @@ use crate::state::AppState;
 
 /// Widest whole-planet preview served, in pixels. The planet crate goes to
 /// 16384, but a preview that size is seconds of CPU for one request.
-pub const MAX_PREVIEW_WIDTH: u32 = 4096;
+pub(crate) const MAX_PREVIEW_WIDTH: u32 = 4096;
 
 /// Preview width unless `width=` says otherwise.
 const DEFAULT_PREVIEW_WIDTH: u32 = 1024;

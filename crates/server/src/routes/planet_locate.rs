@@ -24,7 +24,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
 
 /// The chunk holding a point, and where in it.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct LocatedView {
+pub(crate) struct LocatedView {
     /// The projection asked for.
     pub projection: String,
     /// The cube face (`+x`, `-y`, …) for cube projections, else null.

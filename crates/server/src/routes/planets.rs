@@ -52,7 +52,7 @@ pub struct CreatePlanet {
 
 /// A planet as served.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct PlanetView {
+pub(crate) struct PlanetView {
     /// The store's id.
     pub id: i64,
     /// The unique name.
@@ -75,7 +75,7 @@ pub struct PlanetView {
 
 /// A planet's sample grids.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct SpaceView {
+pub(crate) struct SpaceView {
     /// Samples around the equator at level of detail 0.
     pub equator_samples: u64,
     /// Metres between samples at level of detail 0 (along the equator).
@@ -91,7 +91,7 @@ pub struct SpaceView {
 
 /// URL templates (`{projection}`, `{lod}`, … are to be filled in).
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Links {
+pub(crate) struct Links {
     /// This planet.
     #[serde(rename = "self")]
     pub this: String,
@@ -109,7 +109,7 @@ pub struct Links {
 
 /// A page of planets.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct PlanetList {
+pub(crate) struct PlanetList {
     /// The planets, by id.
     pub planets: Vec<PlanetView>,
     /// The next page, if there may be one.
@@ -277,6 +277,6 @@ async fn delete_one(
 }
 
 /// The `{id}` of a planet path.
-pub fn planet_id(path: &crate::extract::Params) -> Result<i64, ApiError> {
+pub(crate) fn planet_id(path: &crate::extract::Params) -> Result<i64, ApiError> {
     path.require_in_range("id", 1..=i64::MAX)
 }

@@ -30,7 +30,7 @@ use crate::state::AppState;
 /// terrain columns, a few MB of JSON, and well under a second of
 /// generation on a few cores; a game streaming around its players needs
 /// 1–4 chunks per player per move, so 16 covers several players per call.
-pub const MAX_ROBLOX_CHUNKS: usize = 16;
+pub(crate) const MAX_ROBLOX_CHUNKS: usize = 16;
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(roblox_chunks))
@@ -39,7 +39,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
 /// The body of `POST /v1/roblox/chunks`.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RobloxChunks {
+pub(crate) struct RobloxChunks {
     /// The planet's id.
     pub planet: i64,
     /// Chunk addresses `[cx, cy]`, 1..=16 of them, no repeats.

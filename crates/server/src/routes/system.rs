@@ -25,7 +25,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
 
 /// The answer of `/healthz`.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Health {
+pub(crate) struct Health {
     /// `ok`.
     pub status: &'static str,
     /// The store's backend (`sqlite`, `mysql`, `postgres`).
@@ -85,7 +85,7 @@ async fn openapi_json(State(state): State<AppState>, headers: HeaderMap) -> Resp
 
 /// The index: the generators compiled into this server and their versions.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Index {
+pub(crate) struct Index {
     /// Every generator and its version (the `v` of generated URLs).
     pub generators: Vec<Generator>,
     /// Where to read about the routes.

@@ -14,12 +14,12 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 /// A small planet: chunks are quick to sample in test builds.
-pub fn small_params(seed: u64) -> Value {
+pub(crate) fn small_params(seed: u64) -> Value {
     json!({ "seed": seed, "radius": 200_000.0, "pixel_size": 50.0 })
 }
 
 /// A running server.
-pub struct TestServer {
+pub(crate) struct TestServer {
     /// `http://127.0.0.1:PORT`.
     pub base: String,
     /// A client without automatic decompression.
@@ -30,7 +30,7 @@ pub struct TestServer {
 
 impl TestServer {
     /// Starts a server over `db` with `limits`.
-    pub async fn start_with(db: &TestDb, limits: Limits) -> TestServer {
+    pub(crate) async fn start_with(db: &TestDb, limits: Limits) -> TestServer {
         let config = Config {
             addr: "127.0.0.1:0".parse().unwrap(),
             db: db.url().clone(),
@@ -61,7 +61,7 @@ impl TestServer {
     /// process and returns its state too, so a test can hold the compute
     /// gate (`state.gate.run` with a job that waits on a channel) or close
     /// the store under the running server.
-    pub async fn start_in_process(db: &TestDb, limits: Limits) -> (TestServer, AppState) {
+    pub(crate) async fn start_in_process(db: &TestDb, limits: Limits) -> (TestServer, AppState) {
         let store = Store::open(db.url()).await.unwrap();
         let (router, state) = mangekyo_server::app(store, limits, Viewer::locate(None));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -92,41 +92,41 @@ impl TestServer {
 
     /// Asks the server to stop without waiting for it; [`TestServer::stopped`]
     /// waits.
-    pub fn signal_stop(&mut self) {
+    pub(crate) fn signal_stop(&mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
     }
 
     /// Whether the server task has ended.
-    pub fn has_stopped(&self) -> bool {
+    pub(crate) fn has_stopped(&self) -> bool {
         self.task.as_ref().is_none_or(JoinHandle::is_finished)
     }
 
     /// Starts a server over `db` with default limits.
-    pub async fn start(db: &TestDb) -> TestServer {
+    pub(crate) async fn start(db: &TestDb) -> TestServer {
         TestServer::start_with(db, Limits::default()).await
     }
 
     /// The absolute URL of `path`.
-    pub fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
 
     /// GET `path`.
-    pub async fn get(&self, path: &str) -> reqwest::Response {
+    pub(crate) async fn get(&self, path: &str) -> reqwest::Response {
         self.client.get(self.url(path)).send().await.unwrap()
     }
 
     /// GET `path` and its JSON body, asserting the status.
-    pub async fn get_json(&self, path: &str, status: u16) -> Value {
+    pub(crate) async fn get_json(&self, path: &str, status: u16) -> Value {
         let r = self.get(path).await;
         assert_eq!(r.status().as_u16(), status, "GET {path}");
         r.json().await.unwrap()
     }
 
     /// POST `body` as JSON to `path`.
-    pub async fn post_json(&self, path: &str, body: &Value) -> reqwest::Response {
+    pub(crate) async fn post_json(&self, path: &str, body: &Value) -> reqwest::Response {
         self.client
             .post(self.url(path))
             .json(body)
@@ -136,7 +136,7 @@ impl TestServer {
     }
 
     /// Creates a planet and returns its JSON.
-    pub async fn create_planet(&self, name: &str, params: Value) -> Value {
+    pub(crate) async fn create_planet(&self, name: &str, params: Value) -> Value {
         let r = self
             .post_json("/v1/planets", &json!({ "name": name, "params": params }))
             .await;
@@ -145,7 +145,7 @@ impl TestServer {
     }
 
     /// Asks the server to stop and waits until it has (store closed).
-    pub async fn stop(mut self) {
+    pub(crate) async fn stop(mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -156,7 +156,7 @@ impl TestServer {
 }
 
 /// The pinned chunk URL of a planet JSON.
-pub fn chunk_url(
+pub(crate) fn chunk_url(
     planet: &Value,
     projection: &str,
     lod: u32,
@@ -178,6 +178,6 @@ pub fn chunk_url(
 }
 
 /// Every backend, labelled.
-pub fn backends() -> [Backend; 3] {
+pub(crate) fn backends() -> [Backend; 3] {
     mangekyo_store::testing::BACKENDS
 }

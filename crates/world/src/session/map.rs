@@ -9,10 +9,10 @@ use std::collections::BTreeSet;
 
 /// Map width in characters (terminal cells are about twice as tall as
 /// wide, so twice the height).
-pub const MAP_COLUMNS: usize = 61;
+pub(super) const MAP_COLUMNS: usize = 61;
 
 /// Map height in lines.
-pub const MAP_ROWS: usize = 27;
+pub(super) const MAP_ROWS: usize = 27;
 
 /// Island radii shown from the centre to the map's edge.
 const EXTENT: f64 = 1.08;

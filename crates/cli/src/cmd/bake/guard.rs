@@ -15,11 +15,11 @@ use super::render::Recipe;
 
 /// Items a bake may plan without an explicit `--max-items`: a
 /// continent-sized region of chunks, or web-map tiles to zoom 8.
-pub const DEFAULT_MAX_ITEMS: u64 = 100_000;
+pub(super) const DEFAULT_MAX_ITEMS: u64 = 100_000;
 
 /// An upper bound of the bytes one item writes (uncompressed sizes; PNGs
 /// and the service's formats are usually smaller).
-pub fn item_bytes(recipe: &Recipe) -> u64 {
+pub(super) fn item_bytes(recipe: &Recipe) -> u64 {
     match recipe {
         Recipe::Chunks {
             format,
@@ -58,7 +58,7 @@ pub fn item_bytes(recipe: &Recipe) -> u64 {
 }
 
 /// `bytes` for people: `3.5 PB`.
-pub fn human_bytes(bytes: u128) -> String {
+pub(super) fn human_bytes(bytes: u128) -> String {
     const UNITS: [&str; 7] = ["B", "kB", "MB", "GB", "TB", "PB", "EB"];
     let mut value = bytes as f64;
     let mut unit = 0;
@@ -74,7 +74,7 @@ pub fn human_bytes(bytes: u128) -> String {
 }
 
 /// Describes the plan on stderr and refuses it above `max_items`.
-pub fn check_scale(items: u64, recipe: &Recipe, max_items: u64) -> anyhow::Result<()> {
+pub(super) fn check_scale(items: u64, recipe: &Recipe, max_items: u64) -> anyhow::Result<()> {
     let bytes = u128::from(items) * u128::from(item_bytes(recipe));
     let what = match recipe {
         Recipe::Chunks { .. } => "chunks",
@@ -93,7 +93,7 @@ pub fn check_scale(items: u64, recipe: &Recipe, max_items: u64) -> anyhow::Resul
 
 /// `--public-url`: empty (tile URLs relative to tilejson.json) or an
 /// absolute http(s) URL with a host, ending in `/` or not.
-pub fn check_public_url(url: &str) -> anyhow::Result<()> {
+pub(super) fn check_public_url(url: &str) -> anyhow::Result<()> {
     if url.is_empty() {
         return Ok(());
     }

@@ -7,7 +7,7 @@ use super::target::Target;
 
 /// The checkpoints of one shard: numbered objects, each holding the
 /// outputs written since the previous one (object stores cannot append).
-pub struct Journal<'a> {
+pub(super) struct Journal<'a> {
     target: &'a Target,
     runtime: &'a tokio::runtime::Runtime,
     head: Manifest,
@@ -20,7 +20,7 @@ pub struct Journal<'a> {
 impl<'a> Journal<'a> {
     /// The journal of the shard `me` names, numbering after any
     /// checkpoints a killed run of it left; flushes every `every` outputs.
-    pub fn new(
+    pub(super) fn new(
         target: &'a Target,
         me: &Manifest,
         runtime: &'a tokio::runtime::Runtime,
@@ -45,7 +45,7 @@ impl<'a> Journal<'a> {
     }
 
     /// Records outputs just written, checkpointing when enough are pending.
-    pub fn add(&mut self, outputs: Vec<Output>) -> anyhow::Result<()> {
+    pub(super) fn add(&mut self, outputs: Vec<Output>) -> anyhow::Result<()> {
         self.pending.extend(outputs);
         if self.pending.len() >= self.every {
             self.flush()?;
@@ -54,7 +54,7 @@ impl<'a> Journal<'a> {
     }
 
     /// Writes the pending outputs as the next checkpoint.
-    pub fn flush(&mut self) -> anyhow::Result<()> {
+    pub(super) fn flush(&mut self) -> anyhow::Result<()> {
         if self.pending.is_empty() {
             return Ok(());
         }
@@ -71,7 +71,7 @@ impl<'a> Journal<'a> {
     }
 
     /// Deletes this shard's checkpoints (its shard manifest holds them now).
-    pub async fn clear(&self) -> anyhow::Result<()> {
+    pub(super) async fn clear(&self) -> anyhow::Result<()> {
         for path in &self.written {
             self.target.delete(path).await?;
         }

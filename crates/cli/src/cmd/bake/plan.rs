@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 /// What is baked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Planet chunks of one projection, as the HTTP service serves them.
     Chunks {
         /// Projection name (`tangent_cube`, …).
@@ -42,7 +42,7 @@ pub enum Kind {
 
 /// A rectangle of items at the plan's coarsest level (half-open ranges).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Region {
+pub(crate) struct Region {
     /// Columns.
     pub x: [u64; 2],
     /// Rows.
@@ -51,7 +51,7 @@ pub struct Region {
 
 /// A whole bake: what, which levels, where. Equal plans bake equal bytes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// Chunks or tiles.
     #[serde(flatten)]
     pub kind: Kind,
@@ -63,7 +63,7 @@ pub struct Plan {
 
 /// One item: a chunk `(lod, cx, cy)` or a tile `(z, x, y)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Item {
+pub(crate) struct Item {
     /// Lod or zoom.
     pub level: u32,
     /// Column.
@@ -74,7 +74,7 @@ pub struct Item {
 
 /// Which part of the work one process does: `i/n`, 0-based.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
+pub(crate) struct Shard {
     /// This shard's index, `0..count`.
     pub index: u64,
     /// How many shards split the plan.
@@ -83,7 +83,7 @@ pub struct Shard {
 
 impl Shard {
     /// Parses `i/n` (0-based, `i < n`).
-    pub fn parse(text: &str) -> anyhow::Result<Shard> {
+    pub(crate) fn parse(text: &str) -> anyhow::Result<Shard> {
         let Some((i, n)) = text.split_once('/') else {
             bail!("--shard must look like i/n (for example 0/4), got {text:?}");
         };
@@ -99,18 +99,18 @@ impl Shard {
     }
 
     /// Whether item number `k` (in canonical order) is this shard's.
-    pub fn owns(&self, k: u64) -> bool {
+    pub(crate) fn owns(&self, k: u64) -> bool {
         k % self.count == self.index
     }
 
     /// `i-of-n`, for file names.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         format!("{}-of-{}", self.index, self.count)
     }
 }
 
 /// How big each level's map is: `(columns, rows)` of items.
-pub type GridOf<'a> = &'a dyn Fn(u32) -> (u64, u64);
+pub(crate) type GridOf<'a> = &'a dyn Fn(u32) -> (u64, u64);
 
 impl Plan {
     /// Whether level numbers grow coarser (chunk lods) or finer (tile zooms).
@@ -122,7 +122,7 @@ impl Plan {
     }
 
     /// The column and row ranges at `level`, clipped to the map.
-    pub fn ranges(&self, level: u32, grid: GridOf<'_>) -> (Range<u64>, Range<u64>) {
+    pub(crate) fn ranges(&self, level: u32, grid: GridOf<'_>) -> (Range<u64>, Range<u64>) {
         let (w, h) = grid(level);
         let Some(r) = self.region else {
             return (0..w, 0..h);
@@ -137,7 +137,7 @@ impl Plan {
 
     /// Checks the plan against the map: levels ordered, region non-empty
     /// and on the map at the coarsest level.
-    pub fn check(&self, grid: GridOf<'_>) -> anyhow::Result<()> {
+    pub(crate) fn check(&self, grid: GridOf<'_>) -> anyhow::Result<()> {
         let [lo, hi] = self.levels;
         ensure!(
             lo <= hi,
@@ -157,7 +157,7 @@ impl Plan {
     }
 
     /// How many items the plan holds.
-    pub fn count(&self, grid: GridOf<'_>) -> u64 {
+    pub(crate) fn count(&self, grid: GridOf<'_>) -> u64 {
         (self.levels[0]..=self.levels[1])
             .map(|level| {
                 let (xs, ys) = self.ranges(level, grid);
@@ -167,7 +167,7 @@ impl Plan {
     }
 
     /// Every item in canonical order, numbered.
-    pub fn items<'a>(&'a self, grid: GridOf<'a>) -> impl Iterator<Item = (u64, Item)> + 'a {
+    pub(crate) fn items<'a>(&'a self, grid: GridOf<'a>) -> impl Iterator<Item = (u64, Item)> + 'a {
         (self.levels[0]..=self.levels[1])
             .flat_map(move |level| {
                 let (xs, ys) = self.ranges(level, grid);
@@ -178,7 +178,7 @@ impl Plan {
     }
 
     /// This shard's items, numbered as in the whole plan.
-    pub fn shard_items<'a>(
+    pub(crate) fn shard_items<'a>(
         &'a self,
         shard: Shard,
         grid: GridOf<'a>,
@@ -187,7 +187,7 @@ impl Plan {
     }
 
     /// How many items `shard` bakes.
-    pub fn shard_count(&self, shard: Shard, grid: GridOf<'_>) -> u64 {
+    pub(crate) fn shard_count(&self, shard: Shard, grid: GridOf<'_>) -> u64 {
         let total = self.count(grid);
         total / shard.count + u64::from(total % shard.count > shard.index)
     }
@@ -195,7 +195,7 @@ impl Plan {
 
 /// One written object.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Output {
+pub(crate) struct Output {
     /// Path under the bake's root (`chunks/tangent_cube/0/3/4.bin`).
     pub path: String,
     /// Size in bytes.
@@ -207,7 +207,7 @@ pub struct Output {
 
 /// The record of a bake (or of one shard's part of it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     /// The manifest layout version.
     pub manifest_version: u32,
     /// The planet generator version that made the outputs.
@@ -228,11 +228,11 @@ pub struct Manifest {
 }
 
 /// The manifest layout written by this build.
-pub const MANIFEST_VERSION: u32 = 1;
+pub(crate) const MANIFEST_VERSION: u32 = 1;
 
 impl Manifest {
     /// Whether `other` records the same bake (same generator, planet and plan).
-    pub fn same_bake(&self, other: &Manifest) -> bool {
+    pub(crate) fn same_bake(&self, other: &Manifest) -> bool {
         self.generator_version == other.generator_version
             && self.params_hash == other.params_hash
             && self.plan == other.plan
@@ -240,7 +240,7 @@ impl Manifest {
 
     /// Sorts outputs by path and drops exact repeats (later entries win
     /// for a path written twice, e.g. after a verified rewrite).
-    pub fn normalise(&mut self) {
+    pub(crate) fn normalise(&mut self) {
         let by_path: BTreeMap<String, Output> = self
             .outputs
             .drain(..)
@@ -253,7 +253,7 @@ impl Manifest {
     /// bake's manifest. The result does not depend on the order the
     /// shards are given in, and refuses missing, repeated or foreign
     /// shards, and a path two shards both claim.
-    pub fn merge(mut shards: Vec<Manifest>) -> anyhow::Result<Manifest> {
+    pub(crate) fn merge(mut shards: Vec<Manifest>) -> anyhow::Result<Manifest> {
         let Some(first) = shards.first().cloned() else {
             bail!("no shard manifests to merge");
         };

@@ -12,7 +12,7 @@ use super::plan::{Item, Kind, Output, Plan};
 
 /// A plan's settings, parsed once.
 #[derive(Debug, Clone, Copy)]
-pub enum Recipe {
+pub(super) enum Recipe {
     /// Chunks.
     Chunks {
         /// The map.
@@ -33,7 +33,7 @@ pub enum Recipe {
 
 impl Recipe {
     /// Parses a plan's kind, naming the setting that is off.
-    pub fn new(kind: &Kind) -> anyhow::Result<Recipe> {
+    pub(super) fn new(kind: &Kind) -> anyhow::Result<Recipe> {
         Ok(match kind {
             Kind::Chunks {
                 projection,
@@ -65,7 +65,7 @@ impl Recipe {
     }
 
     /// Items across and down each level's map.
-    pub fn grid(&self, space: &PlanetSpace, level: u32) -> (u64, u64) {
+    pub(super) fn grid(&self, space: &PlanetSpace, level: u32) -> (u64, u64) {
         match self {
             Recipe::Chunks { projection, .. } => space.chunk_grid(*projection, level),
             Recipe::Tiles { .. } => (1u64 << level.min(62), 1u64 << level.min(62)),
@@ -73,7 +73,7 @@ impl Recipe {
     }
 
     /// The plan's levels must exist on this planet.
-    pub fn check_levels(&self, plan: &Plan, space: &PlanetSpace) -> anyhow::Result<()> {
+    pub(super) fn check_levels(&self, plan: &Plan, space: &PlanetSpace) -> anyhow::Result<()> {
         let top = match self {
             Recipe::Chunks { .. } => space.max_lod(),
             Recipe::Tiles { .. } => mangekyo_planet::tile::MAX_TILE_ZOOM,
@@ -88,7 +88,7 @@ impl Recipe {
     }
 
     /// The paths an item writes (known without generating it).
-    pub fn paths(&self, item: &Item) -> Vec<String> {
+    pub(super) fn paths(&self, item: &Item) -> Vec<String> {
         let Item { level, x, y } = *item;
         match self {
             Recipe::Chunks {
@@ -106,7 +106,7 @@ impl Recipe {
     }
 
     /// Generates an item's objects, in [`Recipe::paths`] order.
-    pub fn render(&self, planet: &Planet, item: &Item) -> anyhow::Result<Vec<Vec<u8>>> {
+    pub(super) fn render(&self, planet: &Planet, item: &Item) -> anyhow::Result<Vec<Vec<u8>>> {
         match *self {
             Recipe::Chunks {
                 projection,
@@ -148,7 +148,7 @@ impl Recipe {
 
 /// The manifest entry of `bytes` written at `path`: its content hash is
 /// the HTTP service's ETag of the same bytes.
-pub fn output(path: &str, bytes: &[u8]) -> Output {
+pub(super) fn output(path: &str, bytes: &[u8]) -> Output {
     Output {
         path: path.to_owned(),
         bytes: bytes.len() as u64,

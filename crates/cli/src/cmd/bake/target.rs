@@ -15,7 +15,7 @@ use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 
 /// An open bake destination.
 #[derive(Debug, Clone)]
-pub struct Target {
+pub(super) struct Target {
     store: Arc<dyn ObjectStore>,
     root: Path,
     name: String,
@@ -29,7 +29,7 @@ impl Target {
     /// or `s3://bucket/prefix` (credentials, region and endpoint from the
     /// usual `AWS_*` variables: `AWS_ENDPOINT` and `AWS_ALLOW_HTTP=true`
     /// for MinIO, Ceph, R2 and other S3-compatible stores).
-    pub fn open(spec: &str) -> anyhow::Result<Target> {
+    pub(super) fn open(spec: &str) -> anyhow::Result<Target> {
         if let Some(rest) = spec.strip_prefix("s3://") {
             return open_s3(spec, rest);
         }
@@ -49,7 +49,7 @@ impl Target {
     }
 
     /// Where this is, for messages.
-    pub fn name(&self) -> &str {
+    pub(super) fn name(&self) -> &str {
         &self.name
     }
 
@@ -62,7 +62,7 @@ impl Target {
     }
 
     /// The object at `rel`, or `None` if there is none.
-    pub async fn get(&self, rel: &str) -> anyhow::Result<Option<Vec<u8>>> {
+    pub(super) async fn get(&self, rel: &str) -> anyhow::Result<Option<Vec<u8>>> {
         match self.store.get(&self.path(rel)).await {
             Ok(got) => {
                 let bytes = got.bytes().await.with_context(|| self.at(rel))?;
@@ -74,7 +74,7 @@ impl Target {
     }
 
     /// Writes `bytes` to `rel`, replacing what was there.
-    pub async fn put(&self, rel: &str, bytes: Vec<u8>) -> anyhow::Result<()> {
+    pub(super) async fn put(&self, rel: &str, bytes: Vec<u8>) -> anyhow::Result<()> {
         if let Some(dir) = &self.local {
             let mut file = dir.clone();
             file.extend(rel.split('/').filter(|p| !p.is_empty()));
@@ -96,7 +96,7 @@ impl Target {
     }
 
     /// Deletes `rel` (absent is fine).
-    pub async fn delete(&self, rel: &str) -> anyhow::Result<()> {
+    pub(super) async fn delete(&self, rel: &str) -> anyhow::Result<()> {
         match self.store.delete(&self.path(rel)).await {
             Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
             Err(e) => Err(e).with_context(|| format!("deleting {}", self.at(rel))),
@@ -104,7 +104,7 @@ impl Target {
     }
 
     /// The names of the objects directly under the folder `rel`, sorted.
-    pub async fn list(&self, rel: &str) -> anyhow::Result<Vec<String>> {
+    pub(super) async fn list(&self, rel: &str) -> anyhow::Result<Vec<String>> {
         let prefix = self.path(rel);
         let listed = match self.store.list_with_delimiter(Some(&prefix)).await {
             Ok(l) => l,
