@@ -134,19 +134,15 @@ pub(crate) fn land(
     }
 }
 
-/// Ridges, evaluated only where the mountain mask is positive.
-fn add_mountains(
+/// The ridge noise at the samples `s.index` names, into `s.ridge` (both
+/// versions evaluate ridges only where mountains can be: most of a planet
+/// is not).
+fn ridges_at_index(
     backend: &dyn NoiseBackend,
     detail: &Detail,
     pos: Positions<'_>,
     s: &mut Scratch,
-    out: &mut [f32],
 ) {
-    s.index.clear();
-    s.index.extend((0..out.len()).filter(|&i| s.mask[i] > 0.0));
-    if s.index.is_empty() || detail.octaves(Layer::Ridge) == 0 {
-        return;
-    }
     let axes = [pos.x, pos.y, pos.z];
     for (g, axis) in s.gathered.iter_mut().zip(axes) {
         g.clear();
@@ -166,6 +162,22 @@ fn add_mountains(
         gathered,
         &mut s.ridge,
     );
+}
+
+/// Ridges, evaluated only where the mountain mask is positive.
+fn add_mountains(
+    backend: &dyn NoiseBackend,
+    detail: &Detail,
+    pos: Positions<'_>,
+    s: &mut Scratch,
+    out: &mut [f32],
+) {
+    s.index.clear();
+    s.index.extend((0..out.len()).filter(|&i| s.mask[i] > 0.0));
+    if s.index.is_empty() || detail.octaves(Layer::Ridge) == 0 {
+        return;
+    }
+    ridges_at_index(backend, detail, pos, s);
     for (&i, &r) in s.index.iter().zip(&s.ridge) {
         let crest = 0.5 * (r + 1.0);
         out[i] += MOUNTAIN_M * s.mask[i] * crest * crest;
@@ -232,25 +244,7 @@ pub(crate) fn heights_v2(
     s.index.clear();
     s.index.extend((0..n).filter(|&i| s.mask[i] > RIDGE_FROM_M));
     if !s.index.is_empty() && detail.octaves(Layer::Ridge) > 0 {
-        let axes = [pos.x, pos.y, pos.z];
-        for (g, axis) in s.gathered.iter_mut().zip(axes) {
-            g.clear();
-            g.extend(s.index.iter().map(|&i| axis[i]));
-        }
-        s.ridge.clear();
-        s.ridge.resize(s.index.len(), 0.0);
-        let [gx, gy, gz] = &s.gathered;
-        let gathered = Positions {
-            x: gx,
-            y: gy,
-            z: gz,
-        };
-        backend.fill(
-            Layer::Ridge,
-            detail.octaves(Layer::Ridge),
-            gathered,
-            &mut s.ridge,
-        );
+        ridges_at_index(backend, detail, pos, s);
         for (&i, &r) in s.index.iter().zip(&s.ridge) {
             let crest = 0.5 * (r + 1.0);
             // Faded in above RIDGE_FROM_M, so skipping low uplift leaves
