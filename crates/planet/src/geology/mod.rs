@@ -14,6 +14,9 @@
 //! (angle × 6371 km), as the noise wavelengths scale with the radius: every
 //! planet has Earth's proportions.
 
+mod geojson;
+pub use geojson::plates_geojson;
+
 use crate::geo::{Dir, cross, dot, normalise};
 use crate::layers::{Detail, Layer, NoiseBackend, Positions};
 use mangekyo_core::hash::{fnv1a64, mix64};
@@ -343,33 +346,8 @@ impl Plates {
                 (b, db) = (k, d);
             }
         }
-        let (sa, sb) = (self.seeds[a], self.seeds[b]);
-        let distance = bisector_distance(q, sa, sb);
-        let t = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
-        let tq = dot(t, q);
-        let n = [t[0] - tq * q[0], t[1] - tq * q[1], t[2] - tq * q[2]];
-        let len = dot(n, n).sqrt();
-        let normal = if len > 0.0 {
-            [n[0] / len, n[1] / len, n[2] / len]
-        } else {
-            [0.0; 3]
-        };
-        let (wa, wb) = (self.omega[a], self.omega[b]);
-        let v = cross([wb[0] - wa[0], wb[1] - wa[1], wb[2] - wa[2]], q);
-        let vn = dot(v, normal);
-        let tangential = [
-            v[0] - vn * normal[0],
-            v[1] - vn * normal[1],
-            v[2] - vn * normal[2],
-        ];
-        PlatePoint {
-            plate: a as u16,
-            other: b as u16,
-            distance_km: distance.max(0.0) * KM_PER_RADIAN,
-            normal,
-            convergence: -vn * KM_PER_RADIAN,
-            shear: dot(tangential, tangential).sqrt() * KM_PER_RADIAN,
-        }
+        let distance = bisector_distance(q, self.seeds[a], self.seeds[b]);
+        self.motion(q, a, b, distance.max(0.0))
     }
 
     /// Whether a boundary of the kind `kind` lies within `km` of warped
@@ -396,16 +374,28 @@ impl Plates {
     /// The relative motion of plates `a` and `b` at `q`, as for the
     /// nearest pair in [`Plates::locate`].
     pub fn pair(&self, q: Dir, a: usize, b: usize) -> PlatePoint {
+        let distance = bisector_distance(q, self.seeds[a], self.seeds[b]);
+        self.motion(q, a, b, distance)
+    }
+
+    /// Plates `a` and `b` at `q` with the boundary `distance` (radians)
+    /// away: the boundary normal and their relative velocity split into
+    /// convergence and shear.
+    fn motion(&self, q: Dir, a: usize, b: usize, distance: f64) -> PlatePoint {
         let (sa, sb) = (self.seeds[a], self.seeds[b]);
         let t = [sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]];
         let tq = dot(t, q);
         let n = [t[0] - tq * q[0], t[1] - tq * q[1], t[2] - tq * q[2]];
-        let len = dot(n, n).sqrt().max(f64::MIN_POSITIVE);
-        let normal = [n[0] / len, n[1] / len, n[2] / len];
+        let len = dot(n, n).sqrt();
+        let normal = if len > 0.0 {
+            [n[0] / len, n[1] / len, n[2] / len]
+        } else {
+            [0.0; 3]
+        };
         let (wa, wb) = (self.omega[a], self.omega[b]);
         let v = cross([wb[0] - wa[0], wb[1] - wa[1], wb[2] - wa[2]], q);
         let vn = dot(v, normal);
-        let tv = [
+        let tangential = [
             v[0] - vn * normal[0],
             v[1] - vn * normal[1],
             v[2] - vn * normal[2],
@@ -413,10 +403,10 @@ impl Plates {
         PlatePoint {
             plate: a as u16,
             other: b as u16,
-            distance_km: bisector_distance(q, sa, sb) * KM_PER_RADIAN,
+            distance_km: distance * KM_PER_RADIAN,
             normal,
             convergence: -vn * KM_PER_RADIAN,
-            shear: dot(tv, tv).sqrt() * KM_PER_RADIAN,
+            shear: dot(tangential, tangential).sqrt() * KM_PER_RADIAN,
         }
     }
 
@@ -538,138 +528,6 @@ pub(crate) fn uplift_block(
     }
 }
 
-/// The plates of a version-2 planet as GeoJSON (a `FeatureCollection`
-/// that QGIS opens): one `MultiPolygon` per plate, traced on a raster of
-/// `cell_deg` degrees (row runs of cells, so edges are stair-stepped at
-/// that resolution), with its Euler pole and rate; and one `LineString` per
-/// raster edge where two plates meet, with the boundary `type`
-/// (convergent, divergent, transform) and the relative velocity at the
-/// edge's midpoint (`convergence_mm_yr` > 0 closing, `shear_mm_yr`;
-/// Earth-scale: angular rates × 6371 km). A pure function: the CLI and
-/// the server write or serve the value.
-pub fn plates_geojson(
-    planet: &crate::Planet,
-    cell_deg: f64,
-) -> Result<serde_json::Value, crate::PlanetError> {
-    use serde_json::json;
-    let plates = planet.require_plates()?;
-    if !(cell_deg.is_finite()
-        && (0.1..=10.0).contains(&cell_deg)
-        && (180.0 / cell_deg).fract() == 0.0)
-    {
-        return Err(crate::PlanetError::address(
-            "cell_deg",
-            cell_deg,
-            "in 0.1 ..= 10 degrees, dividing 180",
-        ));
-    }
-    let radius = planet.params().radius;
-    let (w, h) = ((360.0 / cell_deg) as usize, (180.0 / cell_deg) as usize);
-    let lon = |x: f64| -180.0 + x * cell_deg;
-    let lat = |y: f64| 90.0 - y * cell_deg;
-    let dir = |la: f64, lo: f64| crate::LatLon { lat: la, lon: lo }.to_dir();
-    let centres: Vec<Dir> = (0..h)
-        .flat_map(|y| (0..w).map(move |x| (x, y)))
-        .map(|(x, y)| dir(lat(y as f64 + 0.5), lon(x as f64 + 0.5)))
-        .collect();
-    let q = plates.warped(&centres, radius, Level::best());
-    let id: Vec<u16> = q.iter().map(|&q| plates.locate(q).plate).collect();
-    let mut features = Vec::new();
-    for k in 0..plates.len() as u16 {
-        let mut polygons = Vec::new();
-        let mut area = 0.0;
-        for y in 0..h {
-            let mut x = 0;
-            while x < w {
-                if id[y * w + x] != k {
-                    x += 1;
-                    continue;
-                }
-                let start = x;
-                while x < w && id[y * w + x] == k {
-                    x += 1;
-                }
-                let (x0, x1, y0, y1) = (
-                    lon(start as f64),
-                    lon(x as f64),
-                    lat(y as f64),
-                    lat(y as f64 + 1.0),
-                );
-                area += (x1 - x0).to_radians()
-                    * (libm::sin(y0.to_radians()) - libm::sin(y1.to_radians()));
-                polygons.push(json!([[[x0, y1], [x1, y1], [x1, y0], [x0, y0], [x0, y1]]]));
-            }
-        }
-        let w_k = plates.omega(k as usize);
-        let rate = dot(w_k, w_k).sqrt();
-        let pole = crate::LatLon::from_dir(normalise(w_k));
-        features.push(json!({
-            "type": "Feature",
-            "geometry": {"type": "MultiPolygon", "coordinates": polygons},
-            "properties": {
-                "kind": "plate",
-                "plate": k,
-                "area_fraction": area / (4.0 * std::f64::consts::PI),
-                "euler_pole_lat": pole.lat,
-                "euler_pole_lon": pole.lon,
-                "rate_deg_per_myr": rate.to_degrees(),
-            }
-        }));
-    }
-    // Edges between raster cells of different plates: east (wrapping at
-    // the date line) and south neighbours.
-    for y in 0..h {
-        for x in 0..w {
-            let a = id[y * w + x];
-            let mut edges = Vec::with_capacity(2);
-            let east = (x + 1) % w;
-            if id[y * w + east] != a {
-                let e = lon(x as f64 + 1.0);
-                edges.push((
-                    id[y * w + east],
-                    [[e, lat(y as f64)], [e, lat(y as f64 + 1.0)]],
-                ));
-            }
-            if y + 1 < h && id[(y + 1) * w + x] != a {
-                let s = lat(y as f64 + 1.0);
-                edges.push((
-                    id[(y + 1) * w + x],
-                    [[lon(x as f64), s], [lon(x as f64 + 1.0), s]],
-                ));
-            }
-            for (b, line) in edges {
-                let mid = dir(
-                    0.5 * (line[0][1] + line[1][1]),
-                    0.5 * (line[0][0] + line[1][0]),
-                );
-                let qm = plates.warped(&[mid], radius, Level::best())[0];
-                let p = plates.pair(qm, a as usize, b as usize);
-                features.push(json!({
-                    "type": "Feature",
-                    "geometry": {"type": "LineString", "coordinates": line},
-                    "properties": {
-                        "kind": "boundary",
-                        "plates": [a, b],
-                        "type": p.kind().name(),
-                        "convergence_mm_yr": p.convergence,
-                        "shear_mm_yr": p.shear,
-                    }
-                }));
-            }
-        }
-    }
-    Ok(json!({
-        "type": "FeatureCollection",
-        "properties": {
-            "generator_version": planet.generator_version(),
-            "params_hash": format!("{:016x}", planet.params().content_hash()),
-            "cell_deg": cell_deg,
-            "plates": plates.len(),
-        },
-        "features": features,
-    }))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -761,36 +619,6 @@ mod tests {
                 assert!(u.abs() < 1e-6, "{deg}°: {u}");
             }
         }
-    }
-
-    #[test]
-    fn the_geojson_has_every_plate_and_typed_boundaries() {
-        let planet = crate::Planet::new(crate::PlanetParams {
-            plate_count: 9,
-            ..crate::PlanetParams::default()
-        })
-        .unwrap();
-        let g = plates_geojson(&planet, 4.0).unwrap();
-        let features = g["features"].as_array().unwrap();
-        let plates = features
-            .iter()
-            .filter(|f| f["properties"]["kind"] == "plate");
-        let total: f64 = plates
-            .map(|f| f["properties"]["area_fraction"].as_f64().unwrap())
-            .sum();
-        assert!((total - 1.0).abs() < 1e-9, "{total}");
-        let kinds: std::collections::BTreeSet<&str> = features
-            .iter()
-            .filter_map(|f| f["properties"]["type"].as_str())
-            .collect();
-        assert_eq!(kinds.len(), 3, "{kinds:?}");
-        assert!(plates_geojson(&planet, 7.0).is_err());
-        let v1 = crate::Planet::new(crate::PlanetParams {
-            generator_version: 1,
-            ..crate::PlanetParams::default()
-        })
-        .unwrap();
-        assert!(plates_geojson(&v1, 4.0).is_err());
     }
 
     #[test]
