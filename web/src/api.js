@@ -22,21 +22,42 @@ async function check(url, response) {
   throw new ApiError(url, response.status, body);
 }
 
+/** Longest a request keeps retrying a server that answers 503, ms. */
+const RETRY_BUDGET_MS = 120_000;
+
+/**
+ * `fetch`, retried while the server answers 503 (busy, or a planet's
+ * coarse tier still computing), after the `Retry-After` it sends (1 s when
+ * it sends none), within RETRY_BUDGET_MS. `onWait(seconds)` is told of
+ * each wait, so a view can say why it is waiting.
+ */
+export async function fetchRetrying(url, init = {}, onWait = () => {}) {
+  const start = Date.now();
+  for (;;) {
+    const response = await fetch(url, init);
+    if (response.status !== 503 || init.method === 'POST') return response;
+    const seconds = Math.min(Math.max(Number(response.headers.get('retry-after')) || 1, 1), 30);
+    if (Date.now() - start + seconds * 1000 > RETRY_BUDGET_MS) return response;
+    onWait(seconds);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  }
+}
+
 /** GET (or `init`) a JSON document. */
-export async function getJson(url, init = {}) {
-  const response = await fetch(url, init);
+export async function getJson(url, init = {}, onWait) {
+  const response = await fetchRetrying(url, init, onWait);
   return (await check(url, response)).json();
 }
 
 /** GET a text document (SVG, ASCII). */
-export async function getText(url, init = {}) {
-  const response = await fetch(url, init);
+export async function getText(url, init = {}, onWait) {
+  const response = await fetchRetrying(url, init, onWait);
   return (await check(url, response)).text();
 }
 
 /** GET raw bytes. */
-export async function getBytes(url, init = {}) {
-  const response = await fetch(url, init);
+export async function getBytes(url, init = {}, onWait) {
+  const response = await fetchRetrying(url, init, onWait);
   return (await check(url, response)).arrayBuffer();
 }
 

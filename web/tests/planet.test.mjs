@@ -42,8 +42,9 @@ test('clicking the globe opens the region as a heightmap', async () => {
   assert.ok(Object.keys(region.biomes).length >= 1);
   await page.click('#controls button:has-text("back to globe")');
   await page.waitForFunction(() => window.mangekyo.debug().region === null);
-  // A mountainous region of the default planet (seed 42), for relief.
-  await page.evaluate(() => window.mangekyo.api.openRegion(23, 62.6));
+  // A mountain belt of the default planet (seed 42, generator version 2:
+  // a convergent boundary on land, 4.9 km high), for relief.
+  await page.evaluate(() => window.mangekyo.api.openRegion(4.5, 36));
   const mountains = await waitFor(page, () => window.mangekyo.debug().region, undefined, 60_000);
   assert.ok(mountains.relief[1] - mountains.relief[0] > 300, `relief ${mountains.relief}`);
   await page.waitForTimeout(800);
@@ -63,7 +64,7 @@ test('a region can be cut from every projection', async () => {
       const r = window.mangekyo.debug().region;
       return r && r.projection === p ? r : null;
     }, projection, 60_000);
-    assert.ok(Math.abs(region.lat - 23) < 1e-9 && Math.abs(region.lon - 62.6) < 1e-9, 'the same point');
+    assert.ok(Math.abs(region.lat - 4.5) < 1e-9 && Math.abs(region.lon - 36) < 1e-9, 'the same point');
     assert.equal(region.face !== null, projection.includes('cube'), `${projection}: face ${region.face}`);
     assert.ok(region.i >= 0 && region.i <= 256 && region.j >= 0 && region.j <= 256, `${projection}: (${region.i}, ${region.j})`);
     assert.ok(region.relief[1] - region.relief[0] > 300, `${projection}: the mountains are there too (${region.relief})`);
@@ -77,6 +78,54 @@ test('a region can be cut from every projection', async () => {
   assert.ok(new Set(seen).size >= 2, `projections address the point differently: ${seen}`);
   await page.click('#controls button:has-text("back to globe")');
   await page.waitForFunction(() => window.mangekyo.debug().region === null);
+  assertNoErrors(assert, page);
+});
+
+/** Shares of the globe texture's pixels in each plate-boundary colour. */
+async function boundaryShares(page) {
+  return page.evaluate(() => {
+    const image = window.mangekyo.api.globeImage();
+    const canvas = document.createElement('canvas');
+    canvas.width = image.width;
+    canvas.height = image.height;
+    const g = canvas.getContext('2d');
+    g.drawImage(image, 0, 0);
+    const { data } = g.getImageData(0, 0, image.width, image.height);
+    const colours = { convergent: [235, 40, 40], divergent: [40, 215, 255], transform: [255, 225, 50] };
+    const counts = { convergent: 0, divergent: 0, transform: 0 };
+    for (let i = 0; i < data.length; i += 4) {
+      for (const [kind, [r, gg, b]] of Object.entries(colours)) {
+        if (data[i] === r && data[i + 1] === gg && data[i + 2] === b) counts[kind]++;
+      }
+    }
+    const n = data.length / 4;
+    return Object.fromEntries(Object.entries(counts).map(([k, c]) => [k, c / n]));
+  });
+}
+
+test('plate boundaries are drawn over a version-2 globe, coloured by type', async () => {
+  const state = await page.evaluate(() => window.mangekyo.debug());
+  assert.equal(state.globe.overlay, 'none');
+  const plain = await boundaryShares(page);
+  const box = page.locator('#controls label:has-text("plate boundaries") input');
+  assert.equal(await box.isDisabled(), false, 'the default planet is version 2: it has plates');
+  await box.check();
+  await waitFor(page, () => {
+    const d = window.mangekyo.debug();
+    return d.globe && d.globe.overlay === 'plates' && d.textured ? d : null;
+  }, undefined, 60_000);
+  const shares = await boundaryShares(page);
+  const total = shares.convergent + shares.divergent + shares.transform;
+  assert.ok(total > 0.004, `boundaries drawn: ${JSON.stringify(shares)}`);
+  assert.ok(plain.convergent + plain.divergent + plain.transform < total / 20, `not without the overlay: ${JSON.stringify(plain)}`);
+  for (const kind of ['convergent', 'divergent']) assert.ok(shares[kind] > 0, `${kind} boundaries: ${JSON.stringify(shares)}`);
+  await page.waitForTimeout(500);
+  await screenshot(page, 'planet_plates', '#view canvas');
+  await box.uncheck();
+  await waitFor(page, () => {
+    const d = window.mangekyo.debug();
+    return d.globe && d.globe.overlay === 'none' && d.textured ? d : null;
+  }, undefined, 60_000);
   assertNoErrors(assert, page);
 });
 

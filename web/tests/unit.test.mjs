@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeDensity, decodeMesh, serverTiming } from '../src/modes/caves/format.js';
 import { DensityField } from '../src/modes/caves/field.js';
+import { fetchRetrying, getJson } from '../src/api.js';
 
 /** An MKCM buffer of `v` vertices and `i` indices, as the caves crate lays it out. */
 function mkcm(v, i, origin = [32, 0, -64]) {
@@ -80,4 +81,33 @@ test('the density field blends voxels trilinearly and treats the unknown as rock
 test('Server-Timing durations are read by name', () => {
   assert.deepEqual(serverTiming('gen;dur=1.25, mesh;dur=0.5'), { gen: 1.25, mesh: 0.5 });
   assert.deepEqual(serverTiming(null), {});
+});
+
+test('a 503 is retried after its Retry-After, other answers are not', async () => {
+  const real = globalThis.fetch;
+  const answers = [
+    new Response('{}', { status: 503, headers: { 'retry-after': '1' } }),
+    new Response('{}', { status: 503 }),
+    new Response('{"ok": true}', { status: 200 }),
+  ];
+  const asked = [];
+  globalThis.fetch = async (url) => {
+    asked.push(url);
+    return answers.shift();
+  };
+  try {
+    const waits = [];
+    const started = Date.now();
+    assert.deepEqual(await getJson('/chunk', {}, (s) => waits.push(s)), { ok: true });
+    assert.deepEqual(waits, [1, 1], 'waited as told, 1 s when not told');
+    assert.ok(Date.now() - started >= 1900, 'and really waited');
+    assert.equal(asked.length, 3);
+    // A POST is never repeated: the server may have acted on it.
+    globalThis.fetch = async () => new Response('{}', { status: 503 });
+    assert.equal((await fetchRetrying('/v1/planets', { method: 'POST' })).status, 503);
+    globalThis.fetch = async () => new Response('{"message": "no"}', { status: 404 });
+    await assert.rejects(getJson('/gone'), /no/);
+  } finally {
+    globalThis.fetch = real;
+  }
 });

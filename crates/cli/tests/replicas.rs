@@ -51,7 +51,7 @@ async fn until(what: &str, done: impl Fn() -> bool) {
 }
 
 fn params(seed: u64) -> Value {
-    json!({"seed": seed, "radius": 200000.0, "pixel_size": 50.0})
+    json!({"seed": seed, "radius": 200000.0, "pixel_size": 50.0, "generator_version": 1})
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -220,4 +220,95 @@ async fn replicas_serve_identical_bytes_and_survive_a_kill() {
     assert_eq!(stored, names, "the store holds exactly the planets created");
     store.close().await;
     drop(b);
+}
+
+/// Version 2 over MariaDB: the replica that creates a planet computes its
+/// coarse tier and stores it; the other loads it from the store (never
+/// computing it again) and serves the same bytes and ETags.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicas_serve_identical_version_2_bytes_computing_or_loading_the_tier() {
+    let db = TestDb::new(Backend::MySql).await;
+    let (mut a, b) = (Replica::start(&db), Replica::start(&db));
+    let c = client();
+    let params = json!({"seed": 21, "radius": 200000.0, "pixel_size": 50.0, "graph_n": 128});
+    let created = a.create_planet(&c, "Plates", params).await;
+    assert_eq!(created["generator_version"], 2);
+    let status = created["links"]["status"].as_str().unwrap().to_owned();
+    let on_a: Value = c
+        .get(a.url(&status))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&on_a["state"], &on_a["origin"]),
+        (&json!("ready"), &json!("computed"))
+    );
+    let id = created["id"].as_i64().unwrap();
+    let pin = created["links"]["chunk"]
+        .as_str()
+        .unwrap()
+        .split_once('?')
+        .unwrap()
+        .1
+        .to_owned();
+    assert!(pin.starts_with("v=2&"), "{pin}");
+    b.until_ready(&c, &created).await;
+    let on_b: Value = c
+        .get(b.url(&status))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(on_b["origin"], "loaded", "{on_b}");
+    assert_eq!(on_b["blob_hash"], on_a["blob_hash"]);
+    let urls = [
+        format!("/v1/planets/{id}/chunks/tangent_cube/0/7/3?format=bin&{pin}"),
+        format!("/v1/planets/{id}/chunks/octahedral/0/2/9?format=json&layers=uplift,plate&{pin}"),
+        format!("/v1/planets/{id}/chunks/cube/0/1/1?format=r16&layers=plate&{pin}"),
+        format!("/v1/planets/{id}/plates.geojson?cell_deg=3&{pin}"),
+        format!("/v1/planets/{id}/preview?width=64&overlay=plates&{pin}"),
+    ];
+    for path in &urls {
+        let from_b = fetch(&c, &b.url(path)).await;
+        let from_a = fetch(&c, &a.url(path)).await;
+        assert_eq!(from_b.0, 200, "{path}");
+        assert!(from_a == from_b, "{path}: the replicas answer differently");
+        assert!(!from_a.1.is_empty(), "{path}: no ETag");
+    }
+
+    // A replica killed (SIGKILL) while a large tier computes loses nothing
+    // stored: the planet is there, and the other replica makes its tier.
+    let r = c
+        .post(a.url("/v1/planets"))
+        .json(&json!({"name": "Large", "params": {"seed": 5, "graph_n": 512}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        r.status(),
+        202,
+        "a 1.5-million-node tier takes longer than the create wait"
+    );
+    let large: Value = r.json().await.unwrap();
+    a.child.kill().unwrap();
+    a.child.wait().unwrap();
+    let store = Store::open(db.url()).await.unwrap();
+    let id = large["id"].as_i64().unwrap();
+    assert_eq!(store.get(id).await.unwrap().unwrap().name, "Large");
+    store.close().await;
+    b.until_ready(&c, &large).await;
+    let on_b: Value = c
+        .get(b.url(large["links"]["status"].as_str().unwrap()))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(on_b["state"], "ready", "{on_b}");
 }

@@ -84,32 +84,63 @@ impl ChunkFormat {
     }
 
     /// The layers to sample for this format when `asked` (a comma list, or
-    /// `all`) was given or not. Heightmaps hold heights only (`all` means
-    /// all they hold); a preview draws heights and biomes whatever was asked.
-    pub fn layers(self, asked: Option<&str>) -> Result<Layers, FormatError> {
+    /// `all`) was given or not, for a planet of `generator_version`.
+    /// Heightmaps hold one layer: `height` (the default, and what `all`
+    /// means for them), or from version 2 `uplift` or `plate`. A preview
+    /// draws heights and biomes, with plate boundaries when `plate` is
+    /// asked. JSON and `bin` hold every asked layer (default: every layer
+    /// of the version).
+    pub fn layers(
+        self,
+        asked: Option<&str>,
+        generator_version: u32,
+    ) -> Result<Layers, FormatError> {
         let text = asked;
-        let asked = asked.map(Layers::parse).transpose()?;
+        let asked = asked
+            .map(|l| Layers::parse_for(l, generator_version))
+            .transpose()?;
+        let picture = Layers {
+            height: true,
+            biome: true,
+            ..Layers::NONE
+        };
         if self.is_heightmap() {
+            let single = [Layers::HEIGHT, UPLIFT, PLATE];
             return match (asked, text) {
-                (Some(l), Some(text)) if l != Layers::HEIGHT && l != Layers::ALL => {
-                    let expected =
-                        format!("height ({} holds heights only), or left out", self.name());
+                (Some(l), _) if l == Layers::all(generator_version) => Ok(Layers::HEIGHT),
+                (Some(l), Some(text)) if !single.contains(&l) => {
+                    let expected = if generator_version >= 2 {
+                        format!(
+                            "one of height, uplift, plate ({} holds one layer), or left out",
+                            self.name()
+                        )
+                    } else {
+                        format!("height ({} holds heights only), or left out", self.name())
+                    };
                     Err(ParamError::new("layers", text, expected).into())
                 }
-                _ => Ok(Layers::HEIGHT),
+                (Some(l), _) => Ok(l),
+                (None, _) => Ok(Layers::HEIGHT),
             };
         }
         Ok(match self {
             ChunkFormat::Preview => Layers {
-                height: true,
-                temperature: false,
-                humidity: false,
-                biome: true,
+                plate: asked.is_some_and(|l| l.plate) && generator_version >= 2,
+                ..picture
             },
-            _ => asked.unwrap_or(Layers::ALL),
+            _ => asked.unwrap_or(Layers::all(generator_version)),
         })
     }
 }
+
+const UPLIFT: Layers = Layers {
+    uplift: true,
+    ..Layers::NONE
+};
+const PLATE: Layers = Layers {
+    plate: true,
+    ..Layers::NONE
+};
 
 impl std::fmt::Display for ChunkFormat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -162,8 +193,96 @@ impl EncodedChunk {
         let Some(range) = self.range else {
             return Ok(None);
         };
-        let info = chunk.heightmap_info(self.format.name(), range.min, range.max);
+        let mut info = chunk.heightmap_info(self.format.name(), range.min, range.max);
+        info.layer = Some(heightmap_layer(chunk)).filter(|&l| l != "height");
         Ok(Some(serde_json::to_vec_pretty(&info)?))
+    }
+}
+
+/// The one layer a heightmap chunk holds: heights, uplift (metres) or
+/// plate ids (exact integers).
+enum Single<'a> {
+    Metres(&'a [f32]),
+    Plate(&'a [u16]),
+}
+
+/// The layer a heightmap holds: the chunk's only sampled one of height,
+/// uplift and plate ([`ChunkFormat::layers`] asks for exactly one).
+fn single_layer(chunk: &Chunk) -> Single<'_> {
+    if !chunk.height.is_empty() {
+        Single::Metres(&chunk.height)
+    } else if !chunk.uplift.is_empty() {
+        Single::Metres(&chunk.uplift)
+    } else {
+        Single::Plate(&chunk.plate)
+    }
+}
+
+/// A heightmap's bytes and range. Metres are quantised over the chunk's
+/// own range (png16, r16) or written as they are (f32); plate ids are
+/// written exactly (png16/r16 samples are the ids, with the range 0 ..=
+/// 65535 so the usual decoding gives them back; f32 holds them as floats).
+fn heightmap_bytes(
+    chunk: &Chunk,
+    format: ChunkFormat,
+) -> Result<(Vec<u8>, HeightRange), FormatError> {
+    let n = chunk.size;
+    let span = |v: &[f32]| {
+        v.iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &h| {
+                (a.min(h), b.max(h))
+            })
+    };
+    Ok(match (single_layer(chunk), format) {
+        (Single::Metres(v), ChunkFormat::F32) => {
+            let (min, max) = span(v);
+            (heightmap::encode_f32_le(n, n, v)?, HeightRange { min, max })
+        }
+        (Single::Plate(ids), ChunkFormat::F32) => {
+            let v: Vec<f32> = ids.iter().map(|&p| f32::from(p)).collect();
+            let (min, max) = span(&v);
+            (
+                heightmap::encode_f32_le(n, n, &v)?,
+                HeightRange { min, max },
+            )
+        }
+        (layer, _) => {
+            let (samples, range) = match layer {
+                Single::Metres(v) => {
+                    let q = heightmap::quantize_u16(v);
+                    let range = HeightRange {
+                        min: q.min,
+                        max: q.max,
+                    };
+                    (q.samples, range)
+                }
+                Single::Plate(ids) => {
+                    let range = HeightRange {
+                        min: 0.0,
+                        max: 65535.0,
+                    };
+                    (ids.to_vec(), range)
+                }
+            };
+            let bytes = if format == ChunkFormat::Png16 {
+                png::encode_gray16(n, n, &samples)?
+            } else {
+                heightmap::encode_r16_le(n, n, &samples)?
+            };
+            (bytes, range)
+        }
+    })
+}
+
+/// The name of the layer a heightmap chunk holds (`height`, `uplift`,
+/// `plate`): the `mangekyo-layer` header and the sidecar's `layer`.
+pub fn heightmap_layer(chunk: &Chunk) -> &'static str {
+    if !chunk.height.is_empty() {
+        "height"
+    } else if !chunk.uplift.is_empty() {
+        "uplift"
+    } else {
+        "plate"
     }
 }
 
@@ -174,7 +293,6 @@ pub fn encode(
     format: ChunkFormat,
     params: &PlanetParams,
 ) -> Result<EncodedChunk, FormatError> {
-    let n = chunk.size;
     let (bytes, range) = match format {
         ChunkFormat::Json => (serde_json::to_vec(&chunk.json())?, None),
         ChunkFormat::Bin => (
@@ -182,28 +300,9 @@ pub fn encode(
             planet_bin::encode(chunk, params.generator_version, params.content_hash()),
             None,
         ),
-        ChunkFormat::Png16 | ChunkFormat::R16 => {
-            let q = heightmap::quantize_u16(&chunk.height);
-            let bytes = if format == ChunkFormat::Png16 {
-                png::encode_gray16(n, n, &q.samples)?
-            } else {
-                heightmap::encode_r16_le(n, n, &q.samples)?
-            };
-            let range = HeightRange {
-                min: q.min,
-                max: q.max,
-            };
+        ChunkFormat::Png16 | ChunkFormat::R16 | ChunkFormat::F32 => {
+            let (bytes, range) = heightmap_bytes(chunk, format)?;
             (bytes, Some(range))
-        }
-        ChunkFormat::F32 => {
-            let (min, max) = chunk
-                .height
-                .iter()
-                .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &h| {
-                    (a.min(h), b.max(h))
-                });
-            let bytes = heightmap::encode_f32_le(n, n, &chunk.height)?;
-            (bytes, Some(HeightRange { min, max }))
         }
         ChunkFormat::Preview => {
             let image = view::chunk_preview(chunk)?;
@@ -234,15 +333,23 @@ mod tests {
 
     #[test]
     fn heightmaps_hold_heights_and_previews_heights_and_biomes() {
-        assert_eq!(ChunkFormat::R16.layers(None).unwrap(), Layers::HEIGHT);
-        assert_eq!(
-            ChunkFormat::F32.layers(Some("all")).unwrap(),
-            Layers::HEIGHT
-        );
-        assert!(ChunkFormat::Png16.layers(Some("biome")).is_err());
-        let p = ChunkFormat::Preview.layers(Some("humidity")).unwrap();
-        assert!(p.height && p.biome && !p.humidity);
-        assert_eq!(ChunkFormat::Json.layers(None).unwrap(), Layers::ALL);
-        assert!(ChunkFormat::Json.layers(Some("heights")).is_err());
+        for v in [1, 2] {
+            assert_eq!(ChunkFormat::R16.layers(None, v).unwrap(), Layers::HEIGHT);
+            assert_eq!(
+                ChunkFormat::F32.layers(Some("all"), v).unwrap(),
+                Layers::HEIGHT
+            );
+            assert!(ChunkFormat::Png16.layers(Some("biome"), v).is_err());
+            let p = ChunkFormat::Preview.layers(Some("humidity"), v).unwrap();
+            assert!(p.height && p.biome && !p.humidity && !p.plate);
+            assert_eq!(ChunkFormat::Json.layers(None, v).unwrap(), Layers::all(v));
+            assert!(ChunkFormat::Json.layers(Some("heights"), v).is_err());
+        }
+        assert_eq!(ChunkFormat::R16.layers(Some("plate"), 2).unwrap(), PLATE);
+        assert!(ChunkFormat::R16.layers(Some("height,plate"), 2).is_err());
+        let e = ChunkFormat::R16.layers(Some("plate"), 1).unwrap_err();
+        assert!(e.to_string().contains("layers"), "{e}");
+        assert!(ChunkFormat::Json.layers(Some("uplift"), 1).is_err());
+        assert!(ChunkFormat::Preview.layers(Some("plate"), 2).unwrap().plate);
     }
 }

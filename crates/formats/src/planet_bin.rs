@@ -10,7 +10,8 @@
 //! 12      1    u8  projection: 0 equirectangular, 1 cube, 2 tangent_cube, 3 octahedral
 //! 13      1    u8  cube face 0..=5 in atlas order (+x, +y, -x, -y, +z, -z), 255 if none
 //! 14      1    u8  edge: 0 exclusive (256 samples a side), 1 shared (257)
-//! 15      1    u8  layer mask: 1 height, 2 temperature, 4 humidity, 8 biome
+//! 15      1    u8  layer mask: 1 height, 2 temperature, 4 humidity, 8 biome,
+//!                  16 uplift, 32 plate (the last two: generator version 2)
 //! 16      4    u32 lod
 //! 20      4    u32 cx
 //! 24      4    u32 cy
@@ -19,10 +20,14 @@
 //! 40      8    u64 planet parameter hash (the `p` of pinned URLs)
 //! 48      …    for each layer in the mask, in bit order, n·n samples row-major:
 //!              height f32 (m), temperature f32 (°C), humidity f32 (0..1),
-//!              biome u8 (index into the JSON form's biome_legend)
+//!              biome u8 (index into the JSON form's biome_legend),
+//!              uplift f32 (m), plate u16 (id); each layer starts on a
+//!              multiple of 4 bytes (zero padding after biome when a layer
+//!              follows it)
 //! ```
 //! Floats are IEEE 754 binary32; a decoder reads them as
-//! `Float32Array(buffer, 48 + k·4n², n²)` on little-endian hosts.
+//! `Float32Array(buffer, offset, n²)` on little-endian hosts, every offset
+//! being 4-aligned. A version-1 chunk never has padding (biome is last).
 
 use mangekyo_planet::{Chunk, CubeFace, Edge, Layers, Projection};
 
@@ -48,13 +53,20 @@ fn face_code(face: Option<CubeFace>) -> u8 {
 }
 
 /// The header's layer mask of `layers` (1 height, 2 temperature, 4
-/// humidity, 8 biome): also what names a layer set in the service's cache
-/// keys, so a new layer gets its bit here once.
+/// humidity, 8 biome, 16 uplift, 32 plate): also what names a layer set in
+/// the service's cache keys, so a new layer gets its bit here once.
 pub fn layer_mask(layers: Layers) -> u8 {
     u8::from(layers.height)
         | u8::from(layers.temperature) << 1
         | u8::from(layers.humidity) << 2
         | u8::from(layers.biome) << 3
+        | u8::from(layers.uplift) << 4
+        | u8::from(layers.plate) << 5
+}
+
+/// Zero bytes up to the next multiple of 4.
+fn pad4(out: &mut Vec<u8>) {
+    out.resize(out.len().next_multiple_of(4), 0);
 }
 
 /// Encodes `chunk` (its non-empty layers) with `params_hash` in the header.
@@ -65,6 +77,8 @@ pub fn encode(chunk: &Chunk, generator_version: u32, params_hash: u64) -> Vec<u8
         temperature: !chunk.temperature.is_empty(),
         humidity: !chunk.humidity.is_empty(),
         biome: !chunk.biome.is_empty(),
+        uplift: !chunk.uplift.is_empty(),
+        plate: !chunk.plate.is_empty(),
     });
     let mut out = Vec::with_capacity(usize::from(HEADER_BYTES) + 13 * n2);
     out.extend_from_slice(MAGIC);
@@ -91,6 +105,18 @@ pub fn encode(chunk: &Chunk, generator_version: u32, params_hash: u64) -> Vec<u8
         }
     }
     out.extend(chunk.biome.iter().map(|b| b.index()));
+    if !chunk.uplift.is_empty() {
+        pad4(&mut out);
+        for v in &chunk.uplift {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    if !chunk.plate.is_empty() {
+        pad4(&mut out);
+        for v in &chunk.plate {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
     out
 }
 
@@ -184,5 +210,38 @@ mod tests {
             chunk.height.iter().map(|h| h.to_bits()).collect::<Vec<_>>()
         );
         assert_eq!(bytes[bytes.len() - 1], chunk.biome[n2 - 1].index());
+    }
+
+    #[test]
+    fn version_2_layers_follow_4_aligned() {
+        let planet = Planet::new(PlanetParams {
+            radius: 200_000.0,
+            pixel_size: 50.0,
+            generator_version: 2,
+            graph_n: 16,
+            ..PlanetParams::default()
+        })
+        .unwrap();
+        let req = ChunkRequest {
+            address: ChunkAddress {
+                projection: Projection::TangentCube,
+                lod: 0,
+                cx: 2,
+                cy: 1,
+            },
+            edge: Edge::Shared,
+            layers: Layers::all(2),
+        };
+        let chunk = planet.sample_chunk(&req).unwrap();
+        let bytes = encode(&chunk, 2, 1);
+        let n2 = 257 * 257;
+        assert_eq!(bytes[15], 0b11_1111);
+        let uplift_at = (48usize + 3 * 4 * n2 + n2).next_multiple_of(4);
+        let plate_at = uplift_at + 4 * n2;
+        assert_eq!(bytes.len(), plate_at + 2 * n2);
+        let u = f32::from_le_bytes(bytes[uplift_at..uplift_at + 4].try_into().unwrap());
+        assert_eq!(u.to_bits(), chunk.uplift[0].to_bits());
+        let last = u16::from_le_bytes(bytes[bytes.len() - 2..].try_into().unwrap());
+        assert_eq!(last, chunk.plate[n2 - 1]);
     }
 }

@@ -235,6 +235,7 @@ pub fn sample_layers(layers: &[RobloxLayer]) -> mangekyo_planet::Layers {
         temperature: false,
         humidity: false,
         biome: layers.iter().any(|l| *l != RobloxLayer::Height),
+        ..mangekyo_planet::Layers::NONE
     }
 }
 

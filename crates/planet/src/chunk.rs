@@ -64,63 +64,138 @@ pub struct Layers {
     pub humidity: bool,
     /// Biome index.
     pub biome: bool,
+    /// Tectonic uplift in metres (generator version 2 and later).
+    #[serde(default)]
+    pub uplift: bool,
+    /// Plate id (generator version 2 and later).
+    #[serde(default)]
+    pub plate: bool,
 }
 
+/// Every layer name, in the order lists and errors give them.
+const NAMES: &str = "height, temperature, humidity, biome, uplift, plate, all";
+
 impl Layers {
-    /// Every layer.
+    /// No layer (a base for struct updates).
+    pub const NONE: Layers = Layers {
+        height: false,
+        temperature: false,
+        humidity: false,
+        biome: false,
+        uplift: false,
+        plate: false,
+    };
+    /// Every layer of version 1 (height and climate): what `all` means on
+    /// a version-1 planet, and what its chunk formats hold.
     pub const ALL: Layers = Layers {
         height: true,
         temperature: true,
         humidity: true,
         biome: true,
+        ..Layers::NONE
     };
     /// Heights only.
     pub const HEIGHT: Layers = Layers {
         height: true,
-        temperature: false,
-        humidity: false,
-        biome: false,
+        ..Layers::NONE
+    };
+    /// The geology layers of version 2: `uplift` and `plate`.
+    pub const GEOLOGY: Layers = Layers {
+        uplift: true,
+        plate: true,
+        ..Layers::NONE
     };
 
-    /// Parses a comma-separated list (`height,biome`, or `all`).
+    /// Every layer a planet of `generator_version` has: [`Layers::ALL`]
+    /// for version 1, with [`Layers::GEOLOGY`] from version 2.
+    pub fn all(generator_version: u32) -> Layers {
+        if generator_version >= 2 {
+            Layers::ALL.union(Layers::GEOLOGY)
+        } else {
+            Layers::ALL
+        }
+    }
+
+    /// Both sets' layers.
+    pub fn union(self, other: Layers) -> Layers {
+        Layers {
+            height: self.height || other.height,
+            temperature: self.temperature || other.temperature,
+            humidity: self.humidity || other.humidity,
+            biome: self.biome || other.biome,
+            uplift: self.uplift || other.uplift,
+            plate: self.plate || other.plate,
+        }
+    }
+
+    /// Whether `self` holds every layer of `other`.
+    pub fn contains(self, other: Layers) -> bool {
+        self.union(other) == self
+    }
+
+    /// Parses a comma-separated list (`height,biome`, or `all`) for a
+    /// planet of the latest generator version (`all` is every layer).
     pub fn parse(list: &str) -> Result<Layers, PlanetError> {
-        let mut l = Layers {
-            height: false,
-            temperature: false,
-            humidity: false,
-            biome: false,
+        Layers::parse_for(list, crate::LATEST_GENERATOR_VERSION)
+    }
+
+    /// Parses a comma-separated list for a planet of `generator_version`:
+    /// `all` is [`Layers::all`] of that version, and a layer the version
+    /// does not have (`uplift`, `plate` on version 1) is refused by name.
+    pub fn parse_for(list: &str, generator_version: u32) -> Result<Layers, PlanetError> {
+        let refuse = |value: &str| PlanetError::Name {
+            what: "layer",
+            param: "layers",
+            value: value.to_string(),
+            allowed: NAMES,
         };
+        let mut l = Layers::NONE;
         for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             match name {
-                "all" => l = Layers::ALL,
+                "all" => l = l.union(Layers::all(generator_version)),
                 "height" => l.height = true,
                 "temperature" => l.temperature = true,
                 "humidity" => l.humidity = true,
                 "biome" => l.biome = true,
-                _ => {
-                    return Err(PlanetError::Name {
-                        what: "layer",
-                        param: "layers",
-                        value: name.to_string(),
-                        allowed: "height, temperature, humidity, biome, all",
-                    });
-                }
+                "uplift" => l.uplift = true,
+                "plate" => l.plate = true,
+                _ => return Err(refuse(name)),
             }
         }
         if l.is_empty() {
-            return Err(PlanetError::Name {
-                what: "layer",
-                param: "layers",
-                value: list.to_string(),
-                allowed: "height, temperature, humidity, biome, all",
-            });
+            return Err(refuse(list));
         }
+        Layers::all(generator_version).check_has(l, generator_version)?;
         Ok(l)
+    }
+
+    /// Refuses `asked` layers that a planet of `generator_version` (whose
+    /// layers are `self`) does not have, naming `layers`.
+    pub(crate) fn check_has(
+        self,
+        asked: Layers,
+        generator_version: u32,
+    ) -> Result<(), PlanetError> {
+        if self.contains(asked) {
+            return Ok(());
+        }
+        Err(PlanetError::address(
+            "layers",
+            "uplift or plate",
+            format!(
+                "layers of a generator version {generator_version} planet (uplift and plate exist from version 2)"
+            ),
+        ))
     }
 
     /// Whether no layer is selected.
     pub fn is_empty(&self) -> bool {
-        !(self.height || self.temperature || self.humidity || self.biome)
+        *self == Layers::NONE
+    }
+
+    /// Whether the geology (`uplift`, `plate`) is asked for.
+    pub fn has_geology(&self) -> bool {
+        self.uplift || self.plate
     }
 }
 
@@ -163,6 +238,10 @@ pub struct Chunk {
     pub humidity: Vec<f32>,
     /// Biomes.
     pub biome: Vec<Biome>,
+    /// Tectonic uplift in metres (version 2).
+    pub uplift: Vec<f32>,
+    /// Plate ids (version 2).
+    pub plate: Vec<u16>,
     /// The generator version of the planet it was sampled from.
     pub generator_version: u32,
 }
@@ -212,6 +291,12 @@ pub struct JsonLayers<'a> {
     /// Indices into `biome_legend`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub biome: Option<Vec<u8>>,
+    /// Tectonic uplift, metres (version 2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uplift: Option<&'a [f32]>,
+    /// Plate ids (version 2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plate: Option<&'a [u16]>,
 }
 
 fn some_if<T>(v: &[T]) -> Option<&[T]> {
@@ -237,6 +322,8 @@ impl Chunk {
                 temperature: some_if(&self.temperature),
                 humidity: some_if(&self.humidity),
                 biome: some_if(&self.biome).map(|b| b.iter().map(|b| b.index()).collect()),
+                uplift: some_if(&self.uplift),
+                plate: some_if(&self.plate),
             },
             biome_legend: &Biome::LEGEND,
         }
@@ -266,6 +353,7 @@ impl Chunk {
             cy: self.address.cy,
             edge: self.edge.name(),
             generator_version: self.generator_version,
+            layer: None,
         }
     }
 }
@@ -303,4 +391,7 @@ pub struct HeightmapInfo {
     pub edge: &'static str,
     /// The generator version.
     pub generator_version: u32,
+    /// The layer held when it is not `height` (`uplift`, `plate`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layer: Option<&'static str>,
 }

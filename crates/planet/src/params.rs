@@ -72,6 +72,23 @@ fn legacy_version() -> u32 {
     GENERATOR_VERSION
 }
 
+impl PlanetParams {
+    /// Makes a parameter object describe a *new* planet: without
+    /// `generator_version` it gets the newest ([`LATEST_GENERATOR_VERSION`]),
+    /// as [`PlanetParams::default`] has. Deserialising an object without
+    /// it means version 1 (what records stored before versions existed
+    /// mean); every surface that creates a planet from JSON (`POST
+    /// /v1/planets`, `--params FILE`) calls this first, so one object
+    /// means one planet everywhere. Anything but an object is left as is.
+    pub fn fill_new_planet_version(value: &mut serde_json::Value) {
+        if let Some(object) = value.as_object_mut() {
+            object
+                .entry("generator_version")
+                .or_insert(serde_json::json!(LATEST_GENERATOR_VERSION));
+        }
+    }
+}
+
 /// Default cells along a cube-face edge of the sphere graph.
 pub const DEFAULT_GRAPH_N: u32 = 408;
 /// Allowed range of [`PlanetParams::graph_n`].

@@ -121,25 +121,18 @@ impl Planet {
     }
 
     /// The `plate` (id) and `uplift` (metres) layers of one chunk, on the
-    /// same samples as [`Planet::sample_chunk`] (version 2). They are kept
-    /// out of [`Layers`] so version-1 chunk formats keep every byte.
+    /// same samples as [`Planet::sample_chunk`] (version 2; the same as
+    /// asking it for [`Layers::GEOLOGY`]).
     pub fn sample_chunk_geology(&self, req: &ChunkRequest) -> Result<GeologySamples, PlanetError> {
         self.require_plates()?;
-        self.space.check(&req.address)?;
-        let dirs = self
-            .space
-            .directions_unchecked(&req.address, req.edge.size());
-        let detail = self.detail_at_lod(req.address.lod);
-        let mut geo = GeologySamples::default();
-        self.evaluate_full(
-            &self.noises,
-            Level::best(),
-            &detail,
-            &dirs,
-            Layers::HEIGHT,
-            Some(&mut geo),
-        );
-        Ok(geo)
+        let chunk = self.sample_chunk(&ChunkRequest {
+            layers: Layers::GEOLOGY,
+            ..*req
+        })?;
+        Ok(GeologySamples {
+            plate: chunk.plate,
+            uplift: chunk.uplift,
+        })
     }
 
     /// The `plate` and `uplift` layers at arbitrary unit directions
@@ -209,10 +202,20 @@ impl Planet {
         if req.layers.is_empty() {
             return Err(PlanetError::address("layers", "none", "at least one layer"));
         }
+        let version = self.params.generator_version;
+        Layers::all(version).check_has(req.layers, version)?;
         let size = req.edge.size();
         let dirs = self.space.directions_unchecked(&req.address, size);
         let detail = self.detail_at_lod(req.address.lod);
-        let s = self.evaluate(backend, &detail, &dirs, req.layers);
+        let mut geo = GeologySamples::default();
+        let s = self.evaluate_full(
+            backend,
+            Level::best(),
+            &detail,
+            &dirs,
+            req.layers,
+            req.layers.has_geology().then_some(&mut geo),
+        );
         Ok(Chunk {
             address: req.address,
             face: self.space.face_of(&req.address).0,
@@ -223,7 +226,17 @@ impl Planet {
             temperature: s.temperature,
             humidity: s.humidity,
             biome: s.biome,
-            generator_version: self.params.generator_version,
+            uplift: if req.layers.uplift {
+                geo.uplift
+            } else {
+                Vec::new()
+            },
+            plate: if req.layers.plate {
+                geo.plate
+            } else {
+                Vec::new()
+            },
+            generator_version: version,
         })
     }
 
@@ -307,7 +320,8 @@ impl Planet {
         }
         let [x, y, z] = &*buf;
         let pos = Positions { x, y, z };
-        let need_height = layers.height || layers.temperature || layers.biome;
+        let need_height =
+            layers.height || layers.temperature || layers.biome || layers.has_geology();
         let need_temperature = layers.temperature || layers.biome;
         let need_humidity = layers.humidity || layers.biome;
         for v in [&mut *height, &mut *temperature, &mut *humidity, &mut *noise] {

@@ -83,7 +83,21 @@ impl CoarseTier {
     /// with the noise at SIMD `level` (the result does not depend on
     /// either). Use [`Planet::coarse_tier`] for the cached one.
     pub fn compute(planet: &Planet, level: Level) -> CoarseTier {
+        CoarseTier::compute_observed(planet, level, &|_| true)
+            .unwrap_or_else(|| unreachable!("never cancelled"))
+    }
+
+    /// [`CoarseTier::compute`], calling `observe(rows)` as rows of nodes
+    /// finish (there are `6 · n` rows; from worker threads, in any order):
+    /// when it answers `false` the work stops and `None` comes back. What
+    /// it does changes no byte of the tier.
+    pub fn compute_observed(
+        planet: &Planet,
+        level: Level,
+        observe: &(dyn Fn(u32) -> bool + Sync),
+    ) -> Option<CoarseTier> {
         let params = planet.params();
+        let stop = std::sync::atomic::AtomicBool::new(false);
         let n = params
             .graph_n
             .clamp(*crate::GRAPH_N_RANGE.start(), *crate::GRAPH_N_RANGE.end());
@@ -99,6 +113,9 @@ impl CoarseTier {
         let rows: Vec<(Vec<f32>, Vec<f32>, Vec<u16>)> = (0..6 * n)
             .into_par_iter()
             .map(|row| {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    return Default::default();
+                }
                 let dirs: Vec<_> = (row * n..(row + 1) * n).map(|k| graph.node(k)).collect();
                 let mut geo = crate::geology::GeologySamples::default();
                 let s = planet.evaluate_full(
@@ -109,9 +126,15 @@ impl CoarseTier {
                     Layers::HEIGHT,
                     Some(&mut geo),
                 );
+                if !observe(1) {
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
                 (s.height, geo.uplift, geo.plate)
             })
             .collect();
+        if stop.into_inner() {
+            return None;
+        }
         let count = graph.len();
         let mut tier = CoarseTier {
             n,
@@ -125,7 +148,18 @@ impl CoarseTier {
             tier.uplift.extend(u);
             tier.plate.extend(p);
         }
-        tier
+        Some(tier)
+    }
+
+    /// Rows of nodes [`CoarseTier::compute_observed`] reports for a tier
+    /// of `n` cells per face edge.
+    pub fn rows(n: u32) -> u32 {
+        6 * n
+    }
+
+    /// Bytes the tier holds in memory (about its blob's size).
+    pub fn heap_bytes(&self) -> usize {
+        self.height.len() * 4 + self.uplift.len() * 4 + self.plate.len() * 2
     }
 
     /// The sample spacing of a tier of `n` cells per face edge, metres: a

@@ -6,7 +6,9 @@ use crate::PlanetError;
 use crate::biome::Biome;
 use crate::chunk::{Chunk, Layers};
 use crate::geo::Dir;
+use crate::geology::GeologySamples;
 use crate::planet::{Planet, Samples};
+use mangekyo_core::noise::Level;
 use rayon::prelude::*;
 
 /// An 8-bit RGB image, row-major, 3 bytes per pixel.
@@ -38,6 +40,82 @@ pub enum PreviewLayer {
     Temperature,
     /// Humidity, 0 (brown) to 1 (blue-green).
     Humidity,
+    /// Tectonic uplift, −6 km (blue) through 0 (grey) to +6 km (red), with
+    /// hill shading (generator version 2).
+    Uplift,
+    /// Each plate in its own colour, with hill shading (version 2).
+    Plate,
+}
+
+/// What a whole-planet preview draws over its layer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Overlay {
+    /// Nothing.
+    #[default]
+    None,
+    /// Plate boundaries, one pixel wide, coloured by type: convergent
+    /// red, divergent cyan, transform yellow (generator version 2).
+    Plates,
+}
+
+impl Overlay {
+    /// The name in URLs and flags.
+    pub fn name(self) -> &'static str {
+        match self {
+            Overlay::None => "none",
+            Overlay::Plates => "plates",
+        }
+    }
+}
+
+impl std::str::FromStr for Overlay {
+    type Err = PlanetError;
+    fn from_str(s: &str) -> Result<Self, PlanetError> {
+        match s {
+            "none" => Ok(Overlay::None),
+            "plates" => Ok(Overlay::Plates),
+            _ => Err(PlanetError::Name {
+                what: "overlay",
+                param: "overlay",
+                value: s.to_string(),
+                allowed: "none, plates",
+            }),
+        }
+    }
+}
+
+/// The colour of a boundary of `kind` in overlays.
+pub fn boundary_colour(kind: crate::BoundaryKind) -> [u8; 3] {
+    match kind {
+        crate::BoundaryKind::Convergent => [235, 40, 40],
+        crate::BoundaryKind::Divergent => [40, 215, 255],
+        crate::BoundaryKind::Transform => [255, 225, 50],
+    }
+}
+
+/// A plate's colour: a hashed hue, mid saturation (neighbours differ).
+fn plate_colour(id: u16) -> [f32; 3] {
+    let h = mangekyo_core::hash::mix64(u64::from(id) ^ 0x0070_6c61_7465);
+    let hue = (h % 360) as f32;
+    let c = |n: f32| {
+        let k = (n + hue / 30.0) % 12.0;
+        let v = 0.5 - 0.35 * (k - 3.0).min(9.0 - k).clamp(-1.0, 1.0);
+        v * 255.0
+    };
+    [c(0.0), c(8.0), c(4.0)]
+}
+
+fn uplift_colour(u: f32) -> [f32; 3] {
+    ramp(
+        &[
+            (-6000.0, [30.0, 60.0, 200.0]),
+            (-500.0, [150.0, 170.0, 220.0]),
+            (0.0, [200.0, 200.0, 200.0]),
+            (500.0, [230.0, 170.0, 140.0]),
+            (6000.0, [190.0, 30.0, 30.0]),
+        ],
+        u,
+    )
 }
 
 impl std::str::FromStr for PreviewLayer {
@@ -48,11 +126,13 @@ impl std::str::FromStr for PreviewLayer {
             "height" => Ok(PreviewLayer::Height),
             "temperature" => Ok(PreviewLayer::Temperature),
             "humidity" => Ok(PreviewLayer::Humidity),
+            "uplift" => Ok(PreviewLayer::Uplift),
+            "plate" => Ok(PreviewLayer::Plate),
             _ => Err(PlanetError::Name {
                 what: "preview layer",
                 param: "layer",
                 value: s.to_string(),
-                allowed: "biome, height, temperature, humidity",
+                allowed: "biome, height, temperature, humidity, uplift, plate",
             }),
         }
     }
@@ -199,7 +279,7 @@ impl Canvas<'_> {
 }
 
 /// The colours of `layer` for sampled values.
-fn colours(layer: PreviewLayer, s: &Samples) -> Vec<[f32; 3]> {
+fn colours(layer: PreviewLayer, s: &Samples, geo: &GeologySamples) -> Vec<[f32; 3]> {
     match layer {
         PreviewLayer::Biome => s
             .biome
@@ -214,6 +294,8 @@ fn colours(layer: PreviewLayer, s: &Samples) -> Vec<[f32; 3]> {
             .map(|&t| temperature_colour(t))
             .collect(),
         PreviewLayer::Humidity => s.humidity.iter().map(|&h| humidity_colour(h)).collect(),
+        PreviewLayer::Uplift => geo.uplift.iter().map(|&u| uplift_colour(u)).collect(),
+        PreviewLayer::Plate => geo.plate.iter().map(|&p| plate_colour(p)).collect(),
     }
 }
 
@@ -223,7 +305,30 @@ fn preview_layers(layer: PreviewLayer) -> Layers {
         temperature: layer == PreviewLayer::Temperature,
         humidity: layer == PreviewLayer::Humidity,
         biome: layer == PreviewLayer::Biome,
+        ..Layers::NONE
     }
+}
+
+/// Pixels of a `w`-wide raster of plate ids where the plate changes to
+/// the right (wrapping when `wrap`) or below: a boundary one pixel wide.
+fn boundary_pixels(plate: &[u16], w: usize, wrap: bool) -> Vec<usize> {
+    let rows = plate.len() / w.max(1);
+    let mut out = Vec::new();
+    for y in 0..rows {
+        for x in 0..w {
+            let i = y * w + x;
+            let right = if x + 1 < w {
+                Some(i + 1)
+            } else {
+                wrap.then_some(y * w)
+            };
+            let below = (y + 1 < rows).then_some(i + w);
+            if right.into_iter().chain(below).any(|j| plate[j] != plate[i]) {
+                out.push(i);
+            }
+        }
+    }
+    out
 }
 
 impl Planet {
@@ -237,6 +342,33 @@ impl Planet {
         layer: PreviewLayer,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<RgbImage, PlanetError> {
+        self.preview_with(width, layer, Overlay::None, progress)
+    }
+
+    /// [`Planet::preview`] with `overlay` drawn over the layer. The
+    /// `uplift` and `plate` layers and the plate overlay need version 2
+    /// (refused by naming `layer` or `overlay` otherwise).
+    pub fn preview_with(
+        &self,
+        width: u32,
+        layer: PreviewLayer,
+        overlay: Overlay,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<RgbImage, PlanetError> {
+        let geology = matches!(layer, PreviewLayer::Uplift | PreviewLayer::Plate);
+        if self.plates().is_none() && (geology || overlay != Overlay::None) {
+            let (param, value) = if geology {
+                ("layer", format!("{layer:?}").to_lowercase())
+            } else {
+                ("overlay", overlay.name().to_owned())
+            };
+            return Err(PlanetError::address(
+                param,
+                value,
+                "a layer or overlay of a version-1 planet (plates exist from generator version 2)",
+            ));
+        }
+        let want_geo = geology || overlay == Overlay::Plates;
         if !(16..=MAX_PREVIEW_WIDTH).contains(&width) || !width.is_multiple_of(2) {
             return Err(PlanetError::address(
                 "width",
@@ -266,14 +398,29 @@ impl Planet {
                         lons.iter().map(move |&(cl, sl)| [c * cl, c * sl, s])
                     })
                     .collect();
-                let samples =
-                    self.evaluate(self.noise_backend(), &detail, &dirs, preview_layers(layer));
+                let mut geo = GeologySamples::default();
+                let samples = self.evaluate_full(
+                    self.noise_backend(),
+                    Level::best(),
+                    &detail,
+                    &dirs,
+                    preview_layers(layer),
+                    want_geo.then_some(&mut geo),
+                );
                 progress(count);
-                (colours(layer, &samples), samples.height)
+                (colours(layer, &samples, &geo), samples.height, geo.plate)
             })
             .collect();
         let heights: Vec<f32> = bands.iter().flat_map(|b| b.1.iter().copied()).collect();
         let tints: Vec<[f32; 3]> = bands.iter().flat_map(|b| b.0.iter().copied()).collect();
+        let plate: Vec<u16> = bands.iter().flat_map(|b| b.2.iter().copied()).collect();
+        let pixel_dir = |i: usize| {
+            let (x, y) = (i % w, i / w);
+            let lat = std::f64::consts::FRAC_PI_2 * (1.0 - (2 * y + 1) as f64 / h as f64);
+            let (c, s) = (libm::cos(lat), libm::sin(lat));
+            let (cl, sl) = lons[x];
+            [c * cl, c * sl, s]
+        };
         let dx = |y: usize| {
             let lat = std::f64::consts::FRAC_PI_2 * (1.0 - (2 * y + 1) as f64 / h as f64);
             spacing * libm::cos(lat).max(0.05)
@@ -287,7 +434,16 @@ impl Planet {
             exaggeration: PREVIEW_EXAGGERATION,
             wrap: true,
         };
-        let pixels = canvas.render();
+        let mut pixels = canvas.render();
+        if let (Overlay::Plates, Some(plates)) = (overlay, self.plates()) {
+            let edge = boundary_pixels(&plate, w, true);
+            let dirs: Vec<Dir> = edge.iter().map(|&i| pixel_dir(i)).collect();
+            let warped = plates.warped(&dirs, self.params().radius, Level::best());
+            for (&i, q) in edge.iter().zip(warped) {
+                let colour = boundary_colour(plates.locate(q).kind());
+                pixels[3 * i..3 * i + 3].copy_from_slice(&colour);
+            }
+        }
         Ok(RgbImage {
             width,
             height: h as u32,
@@ -330,7 +486,13 @@ pub fn chunk_preview(chunk: &Chunk) -> Result<RgbImage, PlanetError> {
         exaggeration: CHUNK_EXAGGERATION,
         wrap: false,
     };
-    let pixels = canvas.render();
+    let mut pixels = canvas.render();
+    // With the plate layer (version 2), plate boundaries in white.
+    if chunk.plate.len() == n * n {
+        for i in boundary_pixels(&chunk.plate, n, false) {
+            pixels[3 * i..3 * i + 3].copy_from_slice(&[255, 255, 255]);
+        }
+    }
     Ok(RgbImage {
         width: chunk.size,
         height: chunk.size,

@@ -106,12 +106,7 @@ fn malformed_chunk_addresses_are_named() {
             what,
         );
     }
-    let none = Layers {
-        height: false,
-        temperature: false,
-        humidity: false,
-        biome: false,
-    };
+    let none = Layers::NONE;
     named(
         planet
             .sample_chunk(&ChunkRequest {
@@ -125,6 +120,11 @@ fn malformed_chunk_addresses_are_named() {
     named("mercator".parse::<Projection>().unwrap_err(), "mercator");
     named("258".parse::<Edge>().unwrap_err(), "edge");
     named(Layers::parse("height,rain").unwrap_err(), "rain");
+    // Geology layers exist from version 2: a version-1 planet names `layers`.
+    named(Layers::parse_for("height,plate", 1).unwrap_err(), "layers");
+    assert_eq!(Layers::parse_for("all", 1).unwrap(), Layers::ALL);
+    assert_eq!(Layers::parse_for("all", 2).unwrap(), Layers::all(2));
+    assert!(Layers::parse_for("uplift", 2).unwrap().uplift);
     named(
         space
             .locate(

@@ -132,6 +132,21 @@ impl ApiError {
         )
     }
 
+    /// 503: what the request needs is still being computed (send
+    /// `Retry-After` with it: [`ApiError::with_retry_after`]).
+    pub fn computing(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "computing", message)
+    }
+
+    /// The answer with `Retry-After: seconds` (a 503's default is 1).
+    pub fn with_retry_after(self, seconds: u64) -> Response {
+        let mut response = self.into_response();
+        if let Ok(value) = HeaderValue::from_str(&seconds.max(1).to_string()) {
+            response.headers_mut().insert(header::RETRY_AFTER, value);
+        }
+        response
+    }
+
     /// 503: the request took longer than the server's limit.
     pub fn timeout(seconds: f64) -> ApiError {
         let message = format!("the request took longer than the {seconds} s limit");

@@ -9,8 +9,12 @@ use utoipa::ToSchema;
 pub(crate) struct Generator {
     /// Its name, as used in URLs.
     pub name: &'static str,
-    /// Its `GENERATOR_VERSION`: the same version and input give the same bytes.
+    /// The version new content is made with: the same version and input
+    /// give the same bytes.
     pub version: u32,
+    /// Every version this server generates side by side (a stored planet
+    /// keeps the version it was created with).
+    pub versions: &'static [u32],
 }
 
 /// Every generator compiled in.
@@ -18,17 +22,24 @@ pub(crate) const GENERATORS: &[Generator] = &[
     Generator {
         name: "dungeon",
         version: mangekyo_dungeon::GENERATOR_VERSION,
+        versions: &[mangekyo_dungeon::GENERATOR_VERSION],
     },
     Generator {
         name: "planet",
-        version: mangekyo_planet::GENERATOR_VERSION,
+        version: mangekyo_planet::LATEST_GENERATOR_VERSION,
+        versions: &[
+            mangekyo_planet::GENERATOR_VERSION,
+            mangekyo_planet::LATEST_GENERATOR_VERSION,
+        ],
     },
     Generator {
         name: "caves",
         version: mangekyo_caves::GENERATOR_VERSION,
+        versions: &[mangekyo_caves::GENERATOR_VERSION],
     },
     Generator {
         name: "island",
         version: mangekyo_island::GENERATOR_VERSION,
+        versions: &[mangekyo_island::GENERATOR_VERSION],
     },
 ];

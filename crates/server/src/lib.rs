@@ -52,6 +52,7 @@ pub(crate) mod openapi_statuses;
 pub(crate) mod planets;
 pub(crate) mod routes;
 pub(crate) mod state;
+pub(crate) mod tiers;
 pub(crate) mod viewer;
 
 use std::future::Future;
@@ -78,7 +79,7 @@ pub use viewer::Viewer;
 // other item stays inside the crate (`unreachable_pub` holds that).
 pub use extract::{QueryParams, parse_json};
 pub use openapi::document as openapi_document;
-pub use planets::{PLANET_TTL, parse_params};
+pub use planets::{PLANET_TTL, parse_new_params, parse_params};
 pub use routes::planets::CreatePlanet;
 
 /// The address served unless told otherwise.
@@ -160,6 +161,9 @@ impl Server {
     ) -> anyhow::Result<()> {
         tracing::info!(addr = %self.local_addr(), "serving");
         conn::serve(self.listener, self.router, &self.limits, shutdown).await;
+        // Tiers still computing give up: they are caches, and nothing of
+        // theirs is stored until they finish.
+        self.state.tiers.close();
         self.state.store.close().await;
         Ok(())
     }
@@ -179,6 +183,9 @@ pub fn app(store: Store, limits: Limits, viewer: Viewer) -> (Router, AppState) {
             header::HeaderName::from_static("mangekyo-height-min"),
             header::HeaderName::from_static("mangekyo-height-max"),
             header::HeaderName::from_static("mangekyo-metres-per-sample"),
+            header::HeaderName::from_static("mangekyo-layer"),
+            header::RETRY_AFTER,
+            header::LOCATION,
         ]);
     let trace = TraceLayer::new_for_http()
         .make_span_with(DefaultMakeSpan::new().level(Level::INFO))

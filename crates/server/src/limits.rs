@@ -48,6 +48,16 @@ pub struct Limits {
     /// example world asks for 24, and generation costs grow faster than
     /// linearly with the count.
     pub island_sites: u32,
+    /// Bytes of planets' coarse tiers kept in memory. Default 512 MiB:
+    /// about fifty planets at the default graph size (10 MB each).
+    pub tier_cache_bytes: u64,
+    /// How long a request that needs a planet's coarse tier waits for it
+    /// before it gets 503 with `Retry-After`. Default 2 s.
+    pub tier_wait: Duration,
+    /// How long `POST /v1/planets` waits for the new planet's coarse tier
+    /// before it answers 202 with a status link instead of 201. Default
+    /// 250 ms: a small tier is ready by then, the default one is not.
+    pub tier_create_wait: Duration,
 }
 
 impl Default for Limits {
@@ -64,6 +74,9 @@ impl Default for Limits {
             header_timeout: Duration::from_secs(10),
             requests_per_connection: 1000,
             island_sites: 10_000,
+            tier_cache_bytes: 512 * 1024 * 1024,
+            tier_wait: Duration::from_secs(2),
+            tier_create_wait: Duration::from_millis(250),
         }
     }
 }

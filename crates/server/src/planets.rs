@@ -11,7 +11,9 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
-use mangekyo_planet::{GENERATOR_VERSION, Planet, PlanetError, PlanetParams};
+use mangekyo_planet::{
+    GENERATOR_VERSION, LATEST_GENERATOR_VERSION, Planet, PlanetError, PlanetParams,
+};
 use mangekyo_store::Store;
 use quick_cache::sync::Cache;
 
@@ -73,12 +75,20 @@ impl LoadedPlanet {
             .clone()
     }
 
+    /// The planet generator version it is generated with (its own).
+    pub fn version(&self) -> u32 {
+        self.params
+            .as_ref()
+            .map_or(self.record.generator_version, |p| p.generator_version)
+    }
+
     /// The cache lifetime of a URL of this planet: immutable when it pins
-    /// both the generator version (`v`) and this planet's parameter hash
-    /// (`p`), short when it pins neither; a URL pinning other values names
-    /// content this server cannot produce (404).
+    /// both the generator version (`v`, the planet's own) and this planet's
+    /// parameter hash (`p`), short when it pins neither; a URL pinning
+    /// other values names content this server cannot produce (404).
     pub fn lifetime(&self, query: &Params) -> Result<Lifetime, ApiError> {
         self.params()?;
+        let version = self.version();
         let v = query.parse::<u32>("v", "a generator version number")?;
         let p = query.text("p");
         let gone = |parameter: &str, message: String, expected: String| ApiError {
@@ -88,11 +98,12 @@ impl LoadedPlanet {
             parameter: Some(parameter.to_owned()),
             expected: Some(expected),
         };
-        if let Some(v) = v.filter(|&v| v != GENERATOR_VERSION) {
+        if let Some(v) = v.filter(|&v| v != version) {
             let message = format!(
-                "this server runs planet generator version {GENERATOR_VERSION}; v={v} cannot be produced here"
+                "planet {} is generated with planet generator version {version}; v={v} cannot be produced for it",
+                self.record.id
             );
-            return Err(gone("v", message, GENERATOR_VERSION.to_string()));
+            return Err(gone("v", message, version.to_string()));
         }
         if let Some(p) = p.filter(|&p| p != self.params_hash) {
             let message = format!(
@@ -110,7 +121,7 @@ impl LoadedPlanet {
 
     /// `?v=…&p=…` for this planet's pinned URLs.
     pub fn pin_query(&self) -> String {
-        format!("v={GENERATOR_VERSION}&p={}", self.params_hash)
+        format!("v={}&p={}", self.version(), self.params_hash)
     }
 }
 
@@ -120,8 +131,19 @@ pub(crate) fn params_hash(params: &PlanetParams) -> String {
     format!("{:016x}", params.content_hash())
 }
 
+/// Parses the parameters of a planet being created: as [`parse_params`],
+/// but an object without `generator_version` makes a planet of the newest
+/// version ([`LATEST_GENERATOR_VERSION`]; stored records keep theirs).
+pub fn parse_new_params(value: serde_json::Value) -> Result<PlanetParams, ApiError> {
+    let mut value = value;
+    PlanetParams::fill_new_planet_version(&mut value);
+    parse_params(value)
+}
+
 /// Parses a parameter object (omitted fields take the planet crate's
-/// defaults) and checks it, naming the field at fault as `params.<field>`.
+/// defaults; without `generator_version` it is version 1, what records
+/// stored before versions existed mean) and checks it, naming the field at
+/// fault as `params.<field>`.
 pub fn parse_params(value: serde_json::Value) -> Result<PlanetParams, ApiError> {
     // serde would read `[7]` as the struct's fields in order; only an
     // object names them.
@@ -163,21 +185,6 @@ pub fn parse_params(value: serde_json::Value) -> Result<PlanetParams, ApiError> 
         )
     })?;
     params.validate().map_err(|e| planet_error(&e))?;
-    // Version 2 (plates) is in the library and the CLI; serving it needs
-    // its coarse tier cached per planet, which this server does not do yet.
-    // Refusing it here keeps every served byte labelled with the version
-    // that made it.
-    if params.generator_version != GENERATOR_VERSION {
-        let message = format!(
-            "params.generator_version: this server serves planet generator version {GENERATOR_VERSION}, got {} (version 2 is available through `mangekyo planet` and the library)",
-            params.generator_version
-        );
-        return Err(ApiError::invalid(
-            "params.generator_version",
-            message,
-            GENERATOR_VERSION.to_string(),
-        ));
-    }
     Ok(params)
 }
 
@@ -208,7 +215,7 @@ fn unusable(record: &mangekyo_store::Planet, err: &ApiError) -> ApiError {
         status: StatusCode::CONFLICT,
         code: "planet_unusable",
         message: format!(
-            "planet {} was stored for planet generator version {} and this server (version {GENERATOR_VERSION}) cannot use it: {}",
+            "planet {} was stored for planet generator version {} and this server (versions {GENERATOR_VERSION} to {LATEST_GENERATOR_VERSION}) cannot use it: {}",
             record.id, record.generator_version, err.message
         ),
         parameter: err.parameter.clone(),
@@ -286,9 +293,22 @@ mod tests {
         assert_eq!(parse_params(json!({"seed": "42"})).unwrap().seed, 42);
         let e = parse_params(json!({"seed": "x".repeat(10_000)})).unwrap_err();
         assert_eq!(e.parameter.as_deref(), Some("params.seed"));
-        let e = parse_params(json!({"generator_version": 2})).unwrap_err();
+        assert_eq!(
+            parse_params(json!({"generator_version": 2}))
+                .unwrap()
+                .generator_version,
+            2
+        );
+        let e = parse_params(json!({"generator_version": 3})).unwrap_err();
         assert_eq!(e.parameter.as_deref(), Some("params.generator_version"));
         assert_eq!(parse_params(json!({})).unwrap().generator_version, 1);
+        assert_eq!(parse_new_params(json!({})).unwrap().generator_version, 2);
+        let v1 = parse_new_params(json!({"generator_version": 1})).unwrap();
+        assert_eq!(v1.generator_version, 1);
+        for (field, value) in [("graph_n", json!(8)), ("plate_count", json!(3))] {
+            let e = parse_new_params(json!({ field: value })).unwrap_err();
+            assert_eq!(e.parameter.unwrap(), format!("params.{field}"));
+        }
     }
 
     #[test]
@@ -329,12 +349,12 @@ mod tests {
     #[test]
     fn records_from_other_versions_are_refused_by_name() {
         let mut params = serde_json::to_value(PlanetParams::default()).unwrap();
-        params["generator_version"] = json!(GENERATOR_VERSION + 7);
+        params["generator_version"] = json!(LATEST_GENERATOR_VERSION + 7);
         let record = mangekyo_store::Planet {
             id: 9,
             name: "old".into(),
             params,
-            generator_version: GENERATOR_VERSION + 7,
+            generator_version: LATEST_GENERATOR_VERSION + 7,
             created_at_ms: 0,
         };
         let e = LoadedPlanet::new(record).params().unwrap_err();

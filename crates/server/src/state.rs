@@ -10,6 +10,7 @@ use crate::limits::{ComputeGate, Limits};
 use crate::metrics::Metrics;
 use crate::openapi::OpenApiJson;
 use crate::planets::PlanetCache;
+use crate::tiers::Tiers;
 
 /// The shared state; cloning is cheap.
 #[derive(Debug, Clone)]
@@ -26,6 +27,8 @@ pub struct Inner {
     pub content: ContentCache,
     /// Where generation runs.
     pub gate: ComputeGate,
+    /// Planets' coarse tiers.
+    pub(crate) tiers: Tiers,
     /// The metrics registry.
     pub metrics: Arc<Metrics>,
     /// The limits in force.
@@ -43,6 +46,7 @@ impl AppState {
             planets: PlanetCache::new(),
             content: ContentCache::new(limits.cache_bytes, Arc::clone(&metrics)),
             gate: ComputeGate::new(&limits, Arc::clone(&metrics)),
+            tiers: Tiers::new(limits.tier_cache_bytes),
             metrics,
             limits,
             openapi,

@@ -18,7 +18,7 @@ async fn every_projection_locates_points_as_the_planet_crate_does() {
     let planet = server
         .create_planet(
             "Atlas",
-            serde_json::json!({"seed": 5, "radius": 1_000_000.0, "pixel_size": 10.0}),
+            serde_json::json!({"seed": 5, "radius": 1_000_000.0, "pixel_size": 10.0, "generator_version": 1}),
         )
         .await;
     let params: PlanetParams = serde_json::from_value(planet["params"].clone()).unwrap();

@@ -263,7 +263,7 @@ async fn the_luau_clients_recorded_body_is_accepted() {
     let created = server
         .create_planet(
             "Luau",
-            json!({ "seed": 11, "radius": 200_000.0, "pixel_size": 10.0 }),
+            json!({ "seed": 11, "radius": 200_000.0, "pixel_size": 10.0, "generator_version": 1 }),
         )
         .await;
     let per_face = created["space"]["chunk_grid"]["tangent_cube"][0]

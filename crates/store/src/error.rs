@@ -46,6 +46,12 @@ pub enum StoreError {
         /// What was wrong.
         reason: String,
     },
+    /// A cached blob's key or size is outside what the store keeps.
+    #[error("blob {reason}")]
+    InvalidBlob {
+        /// What was wrong.
+        reason: String,
+    },
     /// A stored row could not be read back (hand-edited or from a newer schema).
     #[error("planet {id} in the store is unreadable: {reason}")]
     CorruptRow {

@@ -10,6 +10,8 @@
 //! - [`Store`]: an open connection pool; create, get, list, delete.
 //! - [`DbUrl`] / [`Backend`]: which database, parsed from a URL or a file path.
 //! - [`Planet`] / [`NewPlanet`]: the records.
+//! - [`Store::put_blob`] / [`Store::get_blob`]: cached blobs by key (a
+//!   planet's coarse tier), so restarts and replicas skip recomputing them.
 //! - [`StoreError`]: what went wrong, split into client and operator faults.
 //!
 //! Every backend runs the same code through sqlx's `Any` driver with
@@ -30,6 +32,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod blob;
 mod error;
 mod migrations;
 mod planet;
@@ -45,6 +48,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 
+pub use blob::{MAX_BLOB_BYTES, MAX_KEY_BYTES, PART_BYTES};
 pub use error::StoreError;
 pub use planet::{MAX_NAME_CHARS, MAX_PARAMS_BYTES, NewPlanet, Planet, validate_name};
 pub use url::{Backend, DEFAULT_SQLITE_FILE, DbUrl};

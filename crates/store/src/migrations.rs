@@ -55,6 +55,43 @@ const CREATE_PLANETS: [(Backend, &str); 3] = [
     ),
 ];
 
+/// Version 2: cached blobs (a planet's coarse tier, T1), in parts.
+///
+/// A blob is a cache of a pure function: losing it costs a recomputation,
+/// never a byte of output. It is cut into parts of at most
+/// [`crate::blob::PART_BYTES`] so no statement exceeds MariaDB's default
+/// 16 MiB packet, and all parts of one blob are written in one
+/// transaction (readers see all of it or none).
+const CREATE_BLOBS: [(Backend, &str); 3] = [
+    (
+        Backend::Sqlite,
+        "CREATE TABLE blob_parts (
+            blob_key TEXT NOT NULL,
+            part BIGINT NOT NULL,
+            bytes BLOB NOT NULL,
+            PRIMARY KEY (blob_key, part)
+        )",
+    ),
+    (
+        Backend::MySql,
+        "CREATE TABLE blob_parts (
+            blob_key VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+            part BIGINT NOT NULL,
+            bytes MEDIUMBLOB NOT NULL,
+            PRIMARY KEY (blob_key, part)
+        ) ENGINE=InnoDB",
+    ),
+    (
+        Backend::Postgres,
+        "CREATE TABLE blob_parts (
+            blob_key TEXT NOT NULL,
+            part BIGINT NOT NULL,
+            bytes BYTEA NOT NULL,
+            PRIMARY KEY (blob_key, part)
+        )",
+    ),
+];
+
 /// How often a SQLite migration is tried before its error is reported.
 const SQLITE_MIGRATION_ATTEMPTS: usize = 3;
 
@@ -109,14 +146,19 @@ async fn run_locked_mysql(migrator: &Migrator, pool: &AnyPool) -> Result<(), Mig
 
 /// The migrator for `backend`, with every migration in its dialect.
 pub(crate) fn migrator(backend: Backend) -> Migrator {
-    let create = sql_for(&CREATE_PLANETS, backend);
-    Migrator::with_migrations(vec![Migration::new(
-        1,
-        Cow::Borrowed("create planets"),
-        MigrationType::Simple,
-        create.into_sql_str(),
-        false,
-    )])
+    let migration = |version: i64, name: &'static str, variants: &[(Backend, &'static str)]| {
+        Migration::new(
+            version,
+            Cow::Borrowed(name),
+            MigrationType::Simple,
+            sql_for(variants, backend).into_sql_str(),
+            false,
+        )
+    };
+    Migrator::with_migrations(vec![
+        migration(1, "create planets", &CREATE_PLANETS),
+        migration(2, "create blob parts", &CREATE_BLOBS),
+    ])
 }
 
 fn sql_for(variants: &[(Backend, &'static str)], backend: Backend) -> &'static str {
@@ -135,8 +177,10 @@ mod tests {
     fn every_backend_has_every_migration() {
         for backend in [Backend::Sqlite, Backend::MySql, Backend::Postgres] {
             let m = migrator(backend);
-            assert_eq!(m.iter().count(), 1);
-            assert!(m.iter().all(|mig| mig.sql.as_str().contains("planets")));
+            let names: Vec<_> = m.iter().map(|mig| mig.description.to_string()).collect();
+            assert_eq!(names, ["create planets", "create blob parts"]);
+            let sql: Vec<_> = m.iter().map(|mig| mig.sql.as_str().to_owned()).collect();
+            assert!(sql[0].contains("TABLE planets") && sql[1].contains("TABLE blob_parts"));
         }
     }
 }

@@ -232,3 +232,45 @@ async fn unreachable_databases_are_named_without_passwords() {
     );
     assert!(!err.contains("sekrit"));
 }
+
+#[tokio::test]
+async fn blobs_round_trip_in_parts_and_stay_first_written() {
+    for backend in BACKENDS {
+        let db = TestDb::new(backend).await;
+        let store = open(&db).await;
+        // Two full parts and a piece: the parts must join in order.
+        let len = 2 * mangekyo_store::PART_BYTES + 12_345;
+        let blob: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
+        assert_eq!(store.get_blob("t1/abc").await.unwrap(), None, "{backend}");
+        store.put_blob("t1/abc", &blob).await.unwrap();
+        assert_eq!(
+            store.get_blob("t1/abc").await.unwrap().as_deref(),
+            Some(&blob[..]),
+            "{backend}"
+        );
+        // A second writer of the same key changes nothing.
+        store.put_blob("t1/abc", &blob[..10]).await.unwrap();
+        assert_eq!(
+            store.get_blob("t1/abc").await.unwrap().map(|b| b.len()),
+            Some(len),
+            "{backend}"
+        );
+        // Survives reopening (another replica, or a restart).
+        store.close().await;
+        let again = open(&db).await;
+        assert_eq!(
+            again.get_blob("t1/abc").await.unwrap().map(|b| b.len()),
+            Some(len),
+            "{backend}"
+        );
+        assert!(again.delete_blob("t1/abc").await.unwrap(), "{backend}");
+        assert!(!again.delete_blob("t1/abc").await.unwrap(), "{backend}");
+        assert_eq!(again.get_blob("t1/abc").await.unwrap(), None, "{backend}");
+        let e = again.put_blob("bad key", b"x").await.unwrap_err();
+        assert!(
+            matches!(e, StoreError::InvalidBlob { .. }),
+            "{backend}: {e}"
+        );
+        again.close().await;
+    }
+}

@@ -128,7 +128,7 @@ struct Tally {
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let (plan, common, public_url) = plan_of(args)?;
     let planet = common.planet.planet()?;
-    let recipe = Recipe::new(&plan.kind)?;
+    let recipe = Recipe::new(&plan.kind, planet.generator_version())?;
     let space = *planet.space();
     recipe.check_levels(&plan, &space)?;
     let grid = |level: u32| recipe.grid(&space, level);

@@ -30,9 +30,12 @@ enum What {
         /// Width in pixels (even, 16..=16384); the height is half of it.
         #[arg(long, default_value_t = 2048)]
         width: u32,
-        /// What to show: biome, height, temperature or humidity.
+        /// What to show: biome, height, temperature, humidity, or (version 2) uplift or plate.
         #[arg(long, default_value = "biome")]
         layer: String,
+        /// What to draw over it: none, or plates (boundaries by type; version 2).
+        #[arg(long, default_value = "none")]
+        overlay: String,
         /// Where to write the PNG.
         #[arg(short, long, default_value = "planet.png")]
         output: PathBuf,
@@ -109,7 +112,12 @@ impl ParamArgs {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
                     .with_context(|| format!("reading {}", path.display()))?;
-                serde_json::from_str::<PlanetParams>(&text)
+                // A file describes a new planet, as a POST body does: no
+                // `generator_version` means the newest.
+                let mut value: serde_json::Value = serde_json::from_str(&text)
+                    .with_context(|| format!("parsing {}", path.display()))?;
+                PlanetParams::fill_new_planet_version(&mut value);
+                serde_json::from_value::<PlanetParams>(value)
                     .with_context(|| format!("parsing {}", path.display()))?
             }
             None => PlanetParams::default(),
@@ -196,9 +204,15 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         What::Preview {
             width,
             layer,
+            overlay,
             output,
             params,
-        } => preview(&params.planet()?, width, layer.parse()?, &output),
+        } => preview(
+            &params.planet()?,
+            width,
+            (layer.parse()?, overlay.parse()?),
+            &output,
+        ),
         What::Chunk(c) => chunks(&c),
         What::Plates {
             cell_deg,
@@ -240,11 +254,11 @@ fn plates(planet: &Planet, cell_deg: f64, output: &Path) -> anyhow::Result<()> {
 fn preview(
     planet: &Planet,
     width: u32,
-    layer: view::PreviewLayer,
+    (layer, overlay): (view::PreviewLayer, view::Overlay),
     output: &Path,
 ) -> anyhow::Result<()> {
     let bar = progress(u64::from(width / 2), "rows");
-    let image = planet.preview(width, layer, &|rows| bar.inc(rows))?;
+    let image = planet.preview_with(width, layer, overlay, &|rows| bar.inc(rows))?;
     bar.finish_and_clear();
     let bytes = mangekyo_formats::picture::encode_picture(&image)?;
     crate::atomic::write(output, &bytes)?;
@@ -290,7 +304,9 @@ fn chunks(args: &ChunkArgs) -> anyhow::Result<()> {
     let planet = args.params.planet()?;
     let projection: Projection = args.projection.parse()?;
     let edge: Edge = args.edge.parse()?;
-    let layers = args.format.layers(Some(&args.layers))?;
+    let layers = args
+        .format
+        .layers(Some(&args.layers), planet.generator_version())?;
     let addresses = match (args.lat, args.lon) {
         (Some(lat), Some(lon)) => {
             let at = planet

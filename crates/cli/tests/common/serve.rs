@@ -47,7 +47,8 @@ impl Replica {
         format!("{}{path}", self.base)
     }
 
-    /// Creates a planet through this server; its JSON.
+    /// Creates a planet through this server and waits until its coarse
+    /// tier is ready (version 2: `202` while it computes); its JSON.
     pub(crate) async fn create_planet(
         &self,
         client: &reqwest::Client,
@@ -60,8 +61,40 @@ impl Replica {
             .send()
             .await
             .unwrap();
-        assert_eq!(r.status(), 201, "creating planet {name}");
-        r.json().await.unwrap()
+        assert!(
+            [201, 202].contains(&r.status().as_u16()),
+            "creating planet {name}: {}",
+            r.status()
+        );
+        let planet: Value = r.json().await.unwrap();
+        self.until_ready(client, &planet).await;
+        planet
+    }
+
+    /// Polls a planet's status link until its tier is ready (or not needed).
+    pub(crate) async fn until_ready(&self, client: &reqwest::Client, planet: &Value) {
+        let status = self.url(planet["links"]["status"].as_str().unwrap());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        loop {
+            let s: Value = client
+                .get(&status)
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            match s["state"].as_str().unwrap() {
+                "ready" | "not_needed" => return,
+                "computing" => {}
+                other => panic!("tier {other}: {s}"),
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "tier not ready in 120 s"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
     }
 }
 

@@ -14,6 +14,7 @@ pub(crate) mod island_play;
 pub(crate) mod island_posts;
 pub(crate) mod islands;
 pub(crate) mod planet_chunks;
+pub(crate) mod planet_geology;
 pub(crate) mod planet_locate;
 pub(crate) mod planets;
 pub(crate) mod roblox;
@@ -27,6 +28,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(dungeon::routes())
         .merge(planets::routes())
         .merge(planet_chunks::routes())
+        .merge(planet_geology::routes())
         .merge(planet_locate::routes())
         .merge(caves::routes())
         .merge(islands::routes())

@@ -12,10 +12,8 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use mangekyo_formats::{ChunkFormat, chunk};
-use mangekyo_planet::view::PreviewLayer;
-use mangekyo_planet::{
-    ChunkAddress, ChunkRequest, Edge, GENERATOR_VERSION, Layers, PlanetSpace, Projection,
-};
+use mangekyo_planet::view::{Overlay, PreviewLayer};
+use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, PlanetSpace, Projection};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -25,6 +23,7 @@ use crate::extract::{Params, PathParams, QueryParams};
 use crate::planets::{LoadedPlanet, planet_error};
 use crate::routes::planets::planet_id;
 use crate::state::AppState;
+use crate::tiers::ready_or_retry;
 
 /// Widest whole-planet preview served, in pixels. The planet crate goes to
 /// 16384, but a preview that size is seconds of CPU for one request.
@@ -44,15 +43,23 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
 ///
 /// `format=json`: `{projection, face, lod, cx, cy, width, height, edge,
 /// metres_per_sample, generator_version, layers: {height, temperature,
-/// humidity, biome}, biome_legend}` with row-major layers.
+/// humidity, biome, uplift, plate}, biome_legend}` with row-major layers
+/// (`uplift` in metres and `plate` ids exist from generator version 2).
 /// `format=bin`: the `MKPC` layout (48-byte little-endian header, then f32
-/// layers and u8 biomes; see `mangekyo_formats::planet_bin`).
-/// `format=png16` (or `png`): 16-bit greyscale heights; `format=r16`: the
-/// same samples as raw little-endian u16. Both are quantised over the
-/// chunk's own range, given in the `mangekyo-height-min` and
-/// `mangekyo-height-max` headers (metres = min + sample / 65535 · (max − min)).
-/// `format=f32`: raw little-endian f32 metres.
-/// `format=preview`: a colour picture (biomes with hill shading).
+/// layers, u8 biomes, f32 uplift and u16 plates, each 4-aligned; see
+/// `mangekyo_formats::planet_bin`).
+/// `format=png16` (or `png`): one layer as 16-bit greyscale (`height` by
+/// default, or `uplift` or `plate`); `format=r16`: the same samples as raw
+/// little-endian u16. Metres are quantised over the chunk's own range,
+/// given in the `mangekyo-height-min` and `mangekyo-height-max` headers
+/// (metres = min + sample / 65535 · (max − min)); plate samples are the ids.
+/// `format=f32`: the layer as raw little-endian f32.
+/// A layer other than height is named in the `mangekyo-layer` header.
+/// `format=preview`: a colour picture (biomes with hill shading; plate
+/// boundaries in white with `layers=plate`).
+///
+/// A version-2 planet's chunks wait for its coarse tier (up to 2 s), then
+/// answer `503` with `Retry-After` while it computes.
 #[utoipa::path(get, path = "/v1/planets/{id}/chunks/{projection}/{lod}/{cx}/{cy}", tag = "planets",
     params(
         ("id" = i64, Path, description = "The planet's id"),
@@ -60,7 +67,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         ("lod" = u32, Path, description = "Level of detail, 0..=max_lod of the planet (each level doubles the spacing)"),
         ("cx" = u32, Path, description = "Chunk column, 0..width of the projection's chunk grid at this lod"),
         ("cy" = u32, Path, description = "Chunk row, 0..height of the chunk grid"),
-        ("layers" = Option<String>, Query, description = "Comma list of height, temperature, humidity, biome, or all (default all; png16/r16/f32: height)"),
+        ("layers" = Option<String>, Query, description = "Comma list of height, temperature, humidity, biome, uplift, plate (the last two from version 2), or all (default all; png16/r16/f32: one of height, uplift, plate)"),
         ("format" = Option<String>, Query, pattern = "^(json|bin|png16|png|r16|f32|preview)$", description = "json (default), bin, png16 (alias png), r16, f32 or preview"),
         ("edge" = Option<String>, Query, description = "exclusive (256 samples a side, default) or shared (257: the next chunks' first row and column)"),
         ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL (immutable caching)"),
@@ -73,6 +80,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         (status = 400, description = "A coordinate, layer or format is invalid", body = ErrorBody),
         (status = 404, description = "No such planet, or the URL pins another version/hash", body = ErrorBody),
         (status = 409, description = "The stored planet is from another generator version", body = ErrorBody),
+        (status = 503, description = "The planet's coarse tier is still computing (Retry-After says when to ask again)", body = ErrorBody),
     ))]
 async fn chunk(
     State(state): State<AppState>,
@@ -87,19 +95,28 @@ async fn chunk(
         None => ChunkFormat::Json,
         Some(text) => text.parse()?,
     };
+    let planet = state.planets.get(&state.store, id).await?;
     let layers = format
-        .layers(query.text("layers"))
+        .layers(query.text("layers"), planet.version())
         .map_err(|e| ApiError::encoding(&e))?;
     let request = ChunkRequest { layers, ..request };
-    let planet = state.planets.get(&state.store, id).await?;
     let lifetime = planet.lifetime(&query)?;
     PlanetSpace::new(planet.params()?)
         .check(&request.address)
         .map_err(|e| planet_error(&e))?;
+    // Chunks are conditioned on the coarse tier: version 2 reads its
+    // fields from T0 directly today (the same function, so no byte
+    // depends on the tier), and the rivers of geology II will read T1.
+    // Every version-2 chunk waits for it, so clients meet the 503 contract
+    // from the first version that has a tier.
+    if let Err(answer) = ready_or_retry(&state, &planet).await {
+        return Ok(answer);
+    }
     let a = request.address;
     let key = format!(
-        "planet_chunk/{}/v{GENERATOR_VERSION}/{}/{}/{}/{}/{}/{}/{}",
+        "planet_chunk/{}/v{}/{}/{}/{}/{}/{}/{}/{}",
         planet.params_hash,
+        planet.version(),
         a.projection.name(),
         a.lod,
         a.cx,
@@ -122,7 +139,8 @@ async fn chunk(
     params(
         ("id" = i64, Path, description = "The planet's id"),
         ("width" = Option<u32>, Query, minimum = 16, maximum = 4096, multiple_of = 2, description = "Even width in pixels, 16..=4096 (default 1024); the height is half"),
-        ("layer" = Option<String>, Query, description = "biome (default), height, temperature or humidity"),
+        ("layer" = Option<String>, Query, description = "biome (default), height, temperature, humidity, or from version 2 uplift or plate"),
+        ("overlay" = Option<String>, Query, description = "none (default) or plates: plate boundaries coloured by type, convergent red, divergent cyan, transform yellow (version 2)"),
         ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),
@@ -138,7 +156,7 @@ async fn preview(
     QueryParams(query): QueryParams,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    query.only(&["width", "layer", "v", "p"])?;
+    query.only(&["width", "layer", "overlay", "v", "p"])?;
     let id = planet_id(&path)?;
     let width = query
         .in_range("width", 16..=MAX_PREVIEW_WIDTH)?
@@ -152,18 +170,25 @@ async fn preview(
     }
     let layer_name = query.text("layer").unwrap_or("biome").to_owned();
     let layer: PreviewLayer = layer_name.parse().map_err(|e| planet_error(&e))?;
+    let overlay: Overlay = query
+        .text("overlay")
+        .unwrap_or("none")
+        .parse()
+        .map_err(|e| planet_error(&e))?;
     let planet = state.planets.get(&state.store, id).await?;
     let lifetime = planet.lifetime(&query)?;
     let key = format!(
-        "planet_preview/{}/v{GENERATOR_VERSION}/{width}/{layer_name}",
-        planet.params_hash
+        "planet_preview/{}/v{}/{width}/{layer_name}/{}",
+        planet.params_hash,
+        planet.version(),
+        overlay.name()
     );
     let content = state
         .content
         .get_or_generate("planet_preview", key, &state.gate, move || {
             let image = planet
                 .planet()?
-                .preview(width, layer, &|_| {})
+                .preview_with(width, layer, overlay, &|_| {})
                 .map_err(|e| planet_error(&e))?;
             let png = mangekyo_formats::picture::encode_picture(&image)
                 .map_err(|e| ApiError::encoding(&e))?;
@@ -195,7 +220,7 @@ fn chunk_request(path: &Params, query: &Params) -> Result<ChunkRequest, ApiError
             cy,
         },
         edge,
-        layers: Layers::ALL,
+        layers: Layers::NONE,
     })
 }
 
@@ -214,10 +239,16 @@ fn encode_chunk(
     let content = Content::new(encoded.bytes, format.content_type());
     // A heightmap's range travels as headers (files carry it in a sidecar).
     Ok(match encoded.range {
-        Some(range) => content
-            .with_header("mangekyo-height-min", range.min)
-            .with_header("mangekyo-height-max", range.max)
-            .with_header("mangekyo-metres-per-sample", sampled.metres_per_sample),
+        Some(range) => {
+            let content = content
+                .with_header("mangekyo-height-min", range.min)
+                .with_header("mangekyo-height-max", range.max)
+                .with_header("mangekyo-metres-per-sample", sampled.metres_per_sample);
+            match chunk::heightmap_layer(&sampled) {
+                "height" => content,
+                other => content.with_header("mangekyo-layer", other),
+            }
+        }
         None => content,
     })
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, UNIX_EPOCH};
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use mangekyo_planet::{CHUNK_SIZE, GENERATOR_VERSION, PlanetSpace, Projection};
+use mangekyo_planet::{CHUNK_SIZE, PlanetSpace, Projection};
 use mangekyo_store::{MAX_LIST_LIMIT, NewPlanet};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -17,8 +17,9 @@ use utoipa_axum::routes;
 use crate::content::{Content, Lifetime, respond};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{ApiJson, PathParams, QueryParams};
-use crate::planets::{LoadedPlanet, no_planet, parse_params};
+use crate::planets::{LoadedPlanet, no_planet, parse_new_params};
 use crate::state::AppState;
+use crate::tiers::{TierStatus, Wait};
 
 /// Planets per listing page unless `limit=` says otherwise.
 const DEFAULT_PAGE: u32 = 100;
@@ -42,9 +43,10 @@ pub struct CreatePlanet {
     /// else), radius 6371000 m (1e3..=1e8), pixel_size 1.5 m
     /// (0.01..=2π·radius/1024), sea_level 0.71 (0..=1), plate_activity 1
     /// (0..=2), humidity_global 0.5 (0..=1), axial_tilt 23.44° (-90..=90),
-    /// solar_intensity 1 (0.25..=4), generator_version 1 (this server
-    /// serves version 1; version 2 with graph_n 408 (16..=1024) and
-    /// plate_count 0 (0 or 8..=40) is the library's and the CLI's).
+    /// solar_intensity 1 (0.25..=4), generator_version 2 (1: the noise
+    /// belts of the first planets; 2: plates), and for version 2 graph_n
+    /// 408 (16..=1024, cells along a face edge of the coarse tier) and
+    /// plate_count 0 (0 derives 10..=24 from the seed, or 8..=40).
     #[serde(default, deserialize_with = "crate::planets::present")]
     #[schema(value_type = Object, example = json!({"seed": 42, "radius": 6371000.0}))]
     pub params: Option<serde_json::Value>,
@@ -71,6 +73,9 @@ pub(crate) struct PlanetView {
     pub space: Option<SpaceView>,
     /// URL templates of the planet's content, pinned to its version and hash.
     pub links: Links,
+    /// The coarse tier, when the answer says where it stands (create).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tier: Option<TierStatus>,
 }
 
 /// A planet's sample grids.
@@ -105,6 +110,11 @@ pub(crate) struct Links {
     pub tiles: String,
     /// The TileJSON 3.0 document for the tiles.
     pub tilejson: String,
+    /// Where the planet's coarse tier stands (`computing`, `ready`, …).
+    pub status: String,
+    /// The plates as GeoJSON (version 2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plates: Option<String>,
 }
 
 /// A page of planets.
@@ -124,8 +134,15 @@ fn view(planet: &LoadedPlanet) -> PlanetView {
     PlanetView {
         id: r.id,
         name: r.name.clone(),
-        params: r.params.clone(),
-        generator_version: r.generator_version,
+        // Every parameter as generated, `generator_version` included (a
+        // record stored before versions existed lacks it): a client may
+        // post this object again, or hand it to the CLI, for the same planet.
+        params: planet
+            .params()
+            .ok()
+            .and_then(|p| serde_json::to_value(p).ok())
+            .unwrap_or_else(|| r.params.clone()),
+        generator_version: planet.version(),
         params_hash: planet.params_hash.clone(),
         created_at: humantime::format_rfc3339_millis(created).to_string(),
         space: planet.params().ok().map(space_view),
@@ -135,8 +152,11 @@ fn view(planet: &LoadedPlanet) -> PlanetView {
             locate: format!("{base}/locate?{pin}"),
             tiles: format!("{base}/tiles/{{z}}/{{x}}/{{y}}?{pin}"),
             tilejson: format!("{base}/tilejson.json?{pin}"),
+            status: format!("{base}/status"),
+            plates: (planet.version() >= 2).then(|| format!("{base}/plates.geojson?{pin}")),
             this: base,
         },
+        tier: None,
     }
 }
 
@@ -159,10 +179,14 @@ fn space_view(params: &mangekyo_planet::PlanetParams) -> SpaceView {
 }
 
 /// Stores a new planet. Parameters are checked (and completed with
-/// defaults) before anything is stored.
+/// defaults) before anything is stored. A version-2 planet's coarse tier
+/// starts computing at once: `201` when it is ready within a moment, else
+/// `202` with the planet and its `status` link (chunks can be asked for at
+/// once; they wait for the tier or answer `503` with `Retry-After`).
 #[utoipa::path(post, path = "/v1/planets", tag = "planets", request_body = CreatePlanet,
     responses(
         (status = 201, description = "Created; Location names it", body = PlanetView),
+        (status = 202, description = "Created; its coarse tier is still computing (see links.status)", body = PlanetView),
         (status = 400, description = "A field is malformed or out of range", body = ErrorBody),
         (status = 409, description = "The name is taken", body = ErrorBody),
         (status = 413, description = "The body is too large", body = ErrorBody),
@@ -172,19 +196,38 @@ async fn create(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<CreatePlanet>,
 ) -> Result<Response, ApiError> {
-    let params = parse_params(body.params.unwrap_or_else(|| serde_json::json!({})))?;
+    let params = parse_new_params(body.params.unwrap_or_else(|| serde_json::json!({})))?;
     let normalised = serde_json::to_value(params)
         .map_err(|e| ApiError::internal("serialising parameters", &e))?;
     let new = NewPlanet {
         name: body.name,
         params: normalised,
-        generator_version: GENERATOR_VERSION,
+        generator_version: params.generator_version,
     };
     let record = state.store.create(&new).await?;
     let planet = state.planets.remember(record);
-    tracing::info!(id = planet.record.id, name = %planet.record.name, "planet created");
-    let body = view(&planet);
-    let mut response = (StatusCode::CREATED, axum::Json(body)).into_response();
+    tracing::info!(id = planet.record.id, name = %planet.record.name, version = params.generator_version, "planet created");
+    let mut body = view(&planet);
+    let status = if params.generator_version >= 2 {
+        // The record is committed: whatever happens to the tier now, the
+        // planet is stored (its tier is recomputed or loaded on demand).
+        let wait = state
+            .tiers
+            .wait(&state.store, &planet, state.limits.tier_create_wait)
+            .await;
+        body.tier = Some(state.tiers.status(&state.store, &planet)?);
+        match wait {
+            Ok(Wait::Ready(_)) => StatusCode::CREATED,
+            Ok(Wait::Later(_)) => StatusCode::ACCEPTED,
+            Err(e) => {
+                tracing::warn!(id = planet.record.id, error = %e.message, "coarse tier failed at creation");
+                StatusCode::ACCEPTED
+            }
+        }
+    } else {
+        StatusCode::CREATED
+    };
+    let mut response = (status, axum::Json(body)).into_response();
     if let Ok(location) = HeaderValue::from_str(&format!("/v1/planets/{}", planet.record.id)) {
         response.headers_mut().insert(header::LOCATION, location);
     }

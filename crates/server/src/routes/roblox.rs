@@ -12,9 +12,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use mangekyo_formats::roblox::{self, Encoding, MATERIAL_LEGEND, RobloxLayer};
-use mangekyo_planet::{
-    ChunkAddress, ChunkRequest, Edge, GENERATOR_VERSION, PlanetSpace, Projection,
-};
+use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, PlanetSpace, Projection};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -111,6 +109,7 @@ struct Batch {
         (status = 400, description = "A field is malformed or out of range (named in `parameter`)", body = ErrorBody),
         (status = 404, description = "No such planet, or v/p name other content", body = ErrorBody),
         (status = 413, description = "The body is too large", body = ErrorBody),
+        (status = 503, description = "The planet's coarse tier is still computing (Retry-After)", body = ErrorBody),
     ))]
 async fn roblox_chunks(
     State(state): State<AppState>,
@@ -126,6 +125,11 @@ async fn roblox_chunks(
     check_pins(&planet, &body)?;
     let space = PlanetSpace::new(planet.params()?);
     let batch = Batch::from_body(&body, &space, projection, lod, max)?;
+    // Chunks of a version-2 planet wait for its coarse tier (as the chunk
+    // route does).
+    if let Err(answer) = crate::tiers::ready_or_retry(&state, &planet).await {
+        return Ok(answer);
+    }
     let mut pieces = Vec::with_capacity(batch.addresses.len());
     for &address in &batch.addresses {
         let (state, planet, batch) = (state.clone(), planet.clone(), batch.clone());
@@ -142,7 +146,7 @@ async fn roblox_chunks(
     let head = Header {
         planet: planet.record.id,
         params_hash: &planet.params_hash,
-        generator_version: GENERATOR_VERSION,
+        generator_version: planet.version(),
         projection: projection.name(),
         lod,
         edge: batch.edge.name(),
@@ -326,8 +330,9 @@ fn parse_layers(names: Option<&[String]>) -> Result<Vec<RobloxLayer>, ApiError> 
 fn piece_key(planet: &LoadedPlanet, batch: &Batch, a: &ChunkAddress) -> String {
     let layers: Vec<&str> = batch.layers.iter().map(|l| l.name()).collect();
     format!(
-        "roblox_chunk/{}/v{GENERATOR_VERSION}/{}/{}/{}/{}/{}/{}/{}",
+        "roblox_chunk/{}/v{}/{}/{}/{}/{}/{}/{}/{}",
         planet.params_hash,
+        planet.version(),
         a.projection.name(),
         a.lod,
         a.cx,

@@ -5,7 +5,6 @@
 use axum::extract::State;
 use axum::http::{HeaderMap, header};
 use axum::response::Response;
-use mangekyo_planet::GENERATOR_VERSION;
 use mangekyo_planet::tile::{MAX_TILE_ZOOM, TileRequest};
 use serde_json::json;
 use utoipa_axum::router::OpenApiRouter;
@@ -73,8 +72,9 @@ async fn tile(
     let planet = state.planets.get(&state.store, id).await?;
     let lifetime = planet.lifetime(&query)?;
     let key = format!(
-        "planet_tile/{}/v{GENERATOR_VERSION}/{z}/{x}/{y}/{size}",
-        planet.params_hash
+        "planet_tile/{}/v{}/{z}/{x}/{y}/{size}",
+        planet.params_hash,
+        planet.version()
     );
     let content = state
         .content

@@ -13,9 +13,15 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-/// A small planet: chunks are quick to sample in test builds.
+/// A small version-1 planet: chunks are quick to sample in test builds
+/// (version 2 has its own tests, `planets_v2.rs`, with [`small_params_v2`]).
 pub(crate) fn small_params(seed: u64) -> Value {
-    json!({ "seed": seed, "radius": 200_000.0, "pixel_size": 50.0 })
+    json!({ "seed": seed, "radius": 200_000.0, "pixel_size": 50.0, "generator_version": 1 })
+}
+
+/// A small version-2 planet with a small coarse tier (N = 24: 3,456 nodes).
+pub(crate) fn small_params_v2(seed: u64) -> Value {
+    json!({ "seed": seed, "radius": 200_000.0, "pixel_size": 50.0, "graph_n": 24 })
 }
 
 /// A running server.
@@ -135,13 +141,39 @@ impl TestServer {
             .unwrap()
     }
 
-    /// Creates a planet and returns its JSON.
+    /// Creates a planet, waits until its coarse tier is ready (version 2
+    /// answers `202` while it computes) and returns its JSON.
     pub(crate) async fn create_planet(&self, name: &str, params: Value) -> Value {
         let r = self
             .post_json("/v1/planets", &json!({ "name": name, "params": params }))
             .await;
-        assert_eq!(r.status().as_u16(), 201, "create {name}");
-        r.json().await.unwrap()
+        assert!(
+            [201, 202].contains(&r.status().as_u16()),
+            "create {name}: {}",
+            r.status()
+        );
+        let planet: Value = r.json().await.unwrap();
+        self.until_ready(&planet).await;
+        planet
+    }
+
+    /// Polls a planet's status link until its tier is ready (or not needed).
+    pub(crate) async fn until_ready(&self, planet: &Value) -> Value {
+        let status = planet["links"]["status"].as_str().unwrap().to_owned();
+        let deadline = std::time::Instant::now() + Duration::from_secs(120);
+        loop {
+            let s = self.get_json(&status, 200).await;
+            match s["state"].as_str().unwrap() {
+                "ready" | "not_needed" => return s,
+                "computing" => {}
+                other => panic!("tier {other}: {s}"),
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "tier not ready in 120 s"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// Asks the server to stop and waits until it has (store closed).

@@ -18,16 +18,20 @@ export function gridAt(space, lod) {
   return [Math.max(1, Math.floor(w0 / 2 ** lod)), Math.max(1, Math.floor(h0 / 2 ** lod))];
 }
 
-/** Builds the globe of `planet` into `group` (resolves once its texture is in). */
-export async function buildGlobe(planet, group) {
-  const url = `${planet.links.preview}&width=${GLOBE_TEXTURE_WIDTH}`;
+/**
+ * Builds the globe of `planet` into `group` (resolves once its texture is
+ * in). `overlay` is the preview's overlay: `none`, or `plates` (plate
+ * boundaries coloured by type, version-2 planets).
+ */
+export async function buildGlobe(planet, group, overlay = 'none') {
+  const url = `${planet.links.preview}&width=${GLOBE_TEXTURE_WIDTH}${overlay === 'none' ? '' : `&overlay=${overlay}`}`;
   const texture = await new THREE.TextureLoader().loadAsync(url);
   texture.colorSpace = THREE.SRGBColorSpace;
   texture.anisotropy = 4;
   const globe = new THREE.Mesh(new THREE.SphereGeometry(1, 128, 64), new THREE.MeshStandardMaterial({ map: texture, roughness: 0.9 }));
   globe.name = 'globe';
   group.add(globe);
-  return { lod: planet.space.max_lod, grid: gridAt(planet.space, planet.space.max_lod), texture: GLOBE_TEXTURE_WIDTH };
+  return { lod: planet.space.max_lod, grid: gridAt(planet.space, planet.space.max_lod), texture: GLOBE_TEXTURE_WIDTH, overlay };
 }
 
 /**

@@ -4,7 +4,11 @@
 // `locate` says which chunk holds the clicked latitude/longitude, so the
 // projections are not re-implemented here), its heights (JSON) displacing
 // a grid, coloured by the chunk's biome preview, with a pin where the click
-// landed. Back returns to the globe.
+// landed. Back returns to the globe. "plate boundaries" draws a version-2
+// planet's plate boundaries on the globe (the preview's `overlay=plates`:
+// convergent red, divergent cyan, transform yellow). A chunk of a version-2
+// planet whose coarse tier is still computing answers 503: the requests
+// wait as its Retry-After says, and the status line says so.
 
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
@@ -68,6 +72,12 @@ export async function mount(ctx) {
     if (regionInfo) openRegion({ lat: regionInfo.lat, lon: regionInfo.lon });
   });
   const back = controls.button('back to globe', () => showGlobe(), { disabled: true });
+  let overlay = params.get('overlay') === 'plates' ? 'plates' : 'none';
+  const plateBox = controls.checkbox('plate boundaries', overlay === 'plates', (on) => {
+    overlay = on ? 'plates' : 'none';
+    setParams({ overlay: on ? 'plates' : null });
+    if (planet) open(planet.id);
+  });
 
   const resize = () => {
     const w = view.clientWidth || 1;
@@ -108,7 +118,10 @@ export async function mount(ctx) {
     try {
       planet = await getJson(`/v1/planets/${id}`);
       if (!planet.space) throw new Error(`planet #${id} is from a generator version this server does not run`);
-      globeInfo = await buildGlobe(planet, globe);
+      // Plates exist from generator version 2.
+      const hasPlates = planet.generator_version >= 2;
+      plateBox.disabled = !hasPlates;
+      globeInfo = await buildGlobe(planet, globe, hasPlates ? overlay : 'none');
       if (mine !== token) return;
       setStatus('');
       markReady();
@@ -136,10 +149,12 @@ export async function mount(ctx) {
     setStatus(`opening the region at ${point.lat.toFixed(1)}°, ${point.lon.toFixed(1)}°…`);
     try {
       const located = await getJson(`${planet.links.locate}&lat=${point.lat}&lon=${point.lon}&projection=${cut}&lod=${lod}`);
-      const [json, texture] = await Promise.all([
-        getJson(`${located.chunk}&format=json&layers=height,biome&edge=shared`),
-        new THREE.TextureLoader().loadAsync(`${located.chunk}&format=preview`),
-      ]);
+      // The JSON first: it waits out a 503 (the coarse tier computing), and
+      // then the picture of the same chunk is ready too.
+      const json = await getJson(`${located.chunk}&format=json&layers=height,biome&edge=shared`, {}, (s) => {
+        if (mine === token) setStatus(`the planet's coarse tier is still computing; retrying in ${s} s…`);
+      });
+      const texture = await new THREE.TextureLoader().loadAsync(`${located.chunk}&format=preview`);
       if (mine !== token) {
         texture.dispose();
         return;
@@ -207,6 +222,8 @@ export async function mount(ctx) {
   window.mangekyo.api = {
     openRegion: (lat, lon) => openRegion({ lat, lon }),
     showGlobe,
+    /** The globe's texture as drawn (for tests that read its pixels). */
+    globeImage: () => globe.children.find((m) => m.material.map)?.material.map.image ?? null,
   };
   return {
     unmount() {

@@ -33,7 +33,7 @@ pub(super) enum Recipe {
 
 impl Recipe {
     /// Parses a plan's kind, naming the setting that is off.
-    pub(super) fn new(kind: &Kind) -> anyhow::Result<Recipe> {
+    pub(super) fn new(kind: &Kind, generator_version: u32) -> anyhow::Result<Recipe> {
         Ok(match kind {
             Kind::Chunks {
                 projection,
@@ -45,7 +45,7 @@ impl Recipe {
                     .parse()
                     .with_context(|| format!("--format {format:?}"))?;
                 let layers = format
-                    .layers(Some(layers))
+                    .layers(Some(layers), generator_version)
                     .with_context(|| format!("--layers {layers:?}"))?;
                 Recipe::Chunks {
                     projection: projection.parse()?,

@@ -1,0 +1,454 @@
+//! Each version-2 planet's coarse tier (T1, `mangekyo_planet::tier`):
+//! computed once per key on this replica (single-flight), kept in memory
+//! under a byte cap (least recently used first out), and persisted in the
+//! store as a blob so restarts and other replicas load it instead.
+//!
+//! The tier is a cache of a pure function: whichever replica computes or
+//! loads it, it is the same bytes (its blob carries its own hash, checked
+//! on load), and deleting it changes no chunk. Work runs in the
+//! background, detached from the request that started it: `POST` answers
+//! `202` with a status link while it runs, and a request that needs it
+//! waits a bounded time, then gets `503` with `Retry-After`.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use mangekyo_core::noise::Level;
+use mangekyo_planet::tier::CoarseTier;
+use mangekyo_store::Store;
+use quick_cache::Weighter;
+use quick_cache::sync::Cache;
+use serde::Serialize;
+use tokio::sync::{Semaphore, watch};
+use utoipa::ToSchema;
+
+use crate::error::ApiError;
+use crate::planets::LoadedPlanet;
+
+/// Tiers computing at once on this replica: each one already uses every
+/// core (rayon), so more would only slow each other down.
+const CONCURRENT_COMPUTES: usize = 1;
+
+/// Longest `Retry-After` advised, seconds.
+const MAX_RETRY_AFTER_S: u64 = 60;
+
+#[derive(Debug, Clone)]
+struct TierWeight;
+
+impl Weighter<u64, (Arc<CoarseTier>, Origin)> for TierWeight {
+    fn weight(&self, _key: &u64, (tier, _): &(Arc<CoarseTier>, Origin)) -> u64 {
+        tier.heap_bytes() as u64 + 64
+    }
+}
+
+/// Where one tier stands.
+#[derive(Debug, Clone)]
+enum Progress {
+    Computing {
+        since: Instant,
+        rows_done: Arc<AtomicU32>,
+        rows: u32,
+    },
+    Ready(Arc<CoarseTier>, Origin),
+    Failed(ApiError),
+}
+
+/// Where a ready tier came from on this replica.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    /// Read back from the store (another replica or an earlier run made it).
+    Loaded,
+    /// Computed here.
+    Computed,
+}
+
+/// A tier's state as the status route shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub(crate) struct TierStatus {
+    /// `not_needed` (version 1 has no tier), `computing`, `ready` or
+    /// `failed`.
+    pub state: &'static str,
+    /// Share of the work done, 0..=1 (computing), or 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub progress: Option<f64>,
+    /// Seconds to wait before asking again (computing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_s: Option<u64>,
+    /// Cells along a face edge of the sphere graph.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graph_n: Option<u32>,
+    /// The tier's cache key, hex (the blob's name in the store is `t1/` and this).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// The blob's own hash, hex: equal on every replica.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blob_hash: Option<String>,
+    /// Ready: `loaded` from the store or `computed` on this replica.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<&'static str>,
+    /// Why it failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// What a request that needs a tier gets.
+#[derive(Debug)]
+pub(crate) enum Wait {
+    /// The tier.
+    Ready(Arc<CoarseTier>),
+    /// Still computing after the wait: retry after this many seconds.
+    Later(u64),
+}
+
+/// The coarse tiers of this replica. Dropping it (the server's state)
+/// stops the computations still running.
+#[derive(Debug)]
+pub(crate) struct Tiers(Arc<Shared>);
+
+/// What the background work shares with [`Tiers`].
+#[derive(Debug)]
+struct Shared {
+    memory: Cache<u64, (Arc<CoarseTier>, Origin), TierWeight>,
+    running: Mutex<BTreeMap<u64, watch::Receiver<Progress>>>,
+    computes: Semaphore,
+    /// Set when the server stops: running computations give up.
+    closed: Arc<AtomicBool>,
+}
+
+impl Tiers {
+    /// Tiers kept up to `capacity_bytes` in memory.
+    pub(crate) fn new(capacity_bytes: u64) -> Tiers {
+        // Tiers weigh about 10 MB at the default N: few entries.
+        let items = usize::try_from((capacity_bytes / (1 << 20)).clamp(4, 4096)).unwrap_or(4);
+        Tiers(Arc::new(Shared {
+            memory: Cache::with_weighter(items, capacity_bytes.max(1), TierWeight),
+            running: Mutex::new(BTreeMap::new()),
+            computes: Semaphore::new(CONCURRENT_COMPUTES),
+            closed: Arc::new(AtomicBool::new(false)),
+        }))
+    }
+
+    /// The status of `planet`'s tier, starting its work if nothing has.
+    pub(crate) fn status(
+        &self,
+        store: &Store,
+        planet: &Arc<LoadedPlanet>,
+    ) -> Result<TierStatus, ApiError> {
+        let params = *planet.params()?;
+        if params.generator_version < 2 {
+            return Ok(TierStatus {
+                state: "not_needed",
+                progress: None,
+                retry_after_s: None,
+                graph_n: None,
+                key: None,
+                blob_hash: None,
+                origin: None,
+                error: None,
+            });
+        }
+        let key = CoarseTier::key(&params);
+        let progress = self.0.progress(store, planet, key);
+        let base = TierStatus {
+            state: "computing",
+            progress: None,
+            retry_after_s: None,
+            graph_n: Some(params.graph_n),
+            key: Some(format!("{key:016x}")),
+            blob_hash: None,
+            origin: None,
+            error: None,
+        };
+        Ok(match progress {
+            Progress::Ready(tier, origin) => TierStatus {
+                state: "ready",
+                progress: Some(1.0),
+                blob_hash: Some(format!("{:016x}", tier.hash())),
+                origin: Some(match origin {
+                    Origin::Loaded => "loaded",
+                    Origin::Computed => "computed",
+                }),
+                ..base
+            },
+            Progress::Failed(e) => TierStatus {
+                state: "failed",
+                error: Some(e.message),
+                ..base
+            },
+            p @ Progress::Computing { .. } => TierStatus {
+                progress: Some(fraction(&p)),
+                retry_after_s: Some(retry_after(&p)),
+                ..base
+            },
+        })
+    }
+
+    /// `planet`'s tier, waiting up to `wait` for it (starting its work if
+    /// nothing has). A failed computation is an error; the next request
+    /// tries again.
+    pub(crate) async fn wait(
+        &self,
+        store: &Store,
+        planet: &Arc<LoadedPlanet>,
+        wait: Duration,
+    ) -> Result<Wait, ApiError> {
+        let shared = &self.0;
+        let key = CoarseTier::key(planet.params()?);
+        if let Some((tier, _)) = shared.memory.get(&key) {
+            return Ok(Wait::Ready(tier));
+        }
+        shared.progress(store, planet, key);
+        let Some(mut rx) = shared.receiver(key) else {
+            // Finished between the two looks.
+            return match shared.memory.get(&key) {
+                Some((tier, _)) => Ok(Wait::Ready(tier)),
+                None => Ok(Wait::Later(1)),
+            };
+        };
+        let settled = tokio::time::timeout(wait, async {
+            loop {
+                let now = rx.borrow_and_update().clone();
+                match now {
+                    Progress::Ready(tier, _) => return Ok(tier),
+                    Progress::Failed(e) => return Err(e),
+                    Progress::Computing { .. } => {}
+                }
+                if rx.changed().await.is_err() {
+                    return Err(ApiError::internal(
+                        "computing a coarse tier",
+                        &"the computation ended without a result",
+                    ));
+                }
+            }
+        })
+        .await;
+        match settled {
+            Ok(result) => result.map(Wait::Ready),
+            Err(_) => Ok(Wait::Later(retry_after(&rx.borrow()))),
+        }
+    }
+
+    /// Stops running computations (the server is shutting down).
+    pub(crate) fn close(&self) {
+        self.0.closed.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Shared {
+    fn receiver(&self, key: u64) -> Option<watch::Receiver<Progress>> {
+        self.lock().get(&key).cloned()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, watch::Receiver<Progress>>> {
+        // A panic while holding this lock leaves a map that is still whole.
+        self.running
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Where `key` stands; starts loading or computing it when nothing is.
+    fn progress(self: &Arc<Self>, store: &Store, planet: &Arc<LoadedPlanet>, key: u64) -> Progress {
+        if let Some((tier, origin)) = self.memory.get(&key) {
+            return Progress::Ready(tier, origin);
+        }
+        let mut running = self.lock();
+        if let Some(rx) = running.get(&key) {
+            return rx.borrow().clone();
+        }
+        let rows = CoarseTier::rows(planet.params().map_or(0, |p| p.graph_n));
+        let start = Progress::Computing {
+            since: Instant::now(),
+            rows_done: Arc::new(AtomicU32::new(0)),
+            rows,
+        };
+        let (tx, rx) = watch::channel(start.clone());
+        running.insert(key, rx);
+        drop(running);
+        let this = Arc::clone(self);
+        let (store, planet) = (store.clone(), Arc::clone(planet));
+        let running_state = start.clone();
+        tokio::spawn(async move {
+            let result = this
+                .load_or_compute(&store, &planet, key, &running_state)
+                .await;
+            let outcome = match result {
+                Ok((tier, origin)) => {
+                    this.memory.insert(key, (Arc::clone(&tier), origin));
+                    Progress::Ready(tier, origin)
+                }
+                Err(e) => Progress::Failed(e),
+            };
+            if let Progress::Failed(e) = &outcome {
+                tracing::warn!(key = format_args!("{key:016x}"), error = %e.message, "coarse tier failed");
+            }
+            // Forget the run first: a request arriving after this finds the
+            // tier in memory, or (after a failure) starts a fresh try.
+            this.lock().remove(&key);
+            let _ = tx.send(outcome);
+        });
+        start
+    }
+
+    async fn load_or_compute(
+        &self,
+        store: &Store,
+        planet: &Arc<LoadedPlanet>,
+        key: u64,
+        progress: &Progress,
+    ) -> Result<(Arc<CoarseTier>, Origin), ApiError> {
+        let blob_key = blob_key(key);
+        match store.get_blob(&blob_key).await {
+            Ok(Some(bytes)) => match CoarseTier::from_bytes(&bytes) {
+                Ok(tier) if tier.key == key => {
+                    tracing::info!(key = %blob_key, bytes = bytes.len(), "coarse tier loaded");
+                    return Ok((Arc::new(tier), Origin::Loaded));
+                }
+                // A blob that fails its own checks is recomputed.
+                Ok(_) => tracing::warn!(key = %blob_key, "stored tier has another key"),
+                Err(e) => tracing::warn!(key = %blob_key, error = %e, "stored tier unreadable"),
+            },
+            Ok(None) => {}
+            // The store being down costs a recomputation, not the answer.
+            Err(e) => tracing::warn!(key = %blob_key, error = %e, "reading a stored tier"),
+        }
+        let _slot = self
+            .computes
+            .acquire()
+            .await
+            .map_err(|e| ApiError::internal("waiting to compute a coarse tier", &e))?;
+        let Progress::Computing { rows_done, .. } = progress else {
+            unreachable!("a run starts computing")
+        };
+        let (rows_done, closed) = (Arc::clone(rows_done), Arc::clone(&self.closed));
+        let planet = Arc::clone(planet);
+        let started = Instant::now();
+        let tier = tokio::task::spawn_blocking(move || -> Result<Option<CoarseTier>, ApiError> {
+            let built = planet.planet()?;
+            Ok(CoarseTier::compute_observed(
+                &built,
+                Level::best(),
+                &|rows| {
+                    rows_done.fetch_add(rows, Ordering::Relaxed);
+                    !closed.load(Ordering::Relaxed)
+                },
+            ))
+        })
+        .await
+        .map_err(|e| ApiError::internal("computing a coarse tier", &e))??
+        .ok_or_else(|| ApiError::internal("computing a coarse tier", &"the server is stopping"))?;
+        let bytes = tier.to_bytes();
+        tracing::info!(
+            key = %blob_key,
+            bytes = bytes.len(),
+            ms = started.elapsed().as_millis() as u64,
+            "coarse tier computed"
+        );
+        // Stored only whole, in one transaction; a failure to store it is
+        // logged and costs only a recomputation elsewhere.
+        if let Err(e) = store.put_blob(&blob_key, &bytes).await {
+            tracing::warn!(key = %blob_key, error = %e, "storing a coarse tier");
+        }
+        Ok((Arc::new(tier), Origin::Computed))
+    }
+}
+
+impl Drop for Tiers {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+/// Holds a request to a version-2 planet until its coarse tier is ready
+/// (at most the `tier_wait` limit) and gives it: `Err` is the answer to
+/// send instead, a 503 with `Retry-After`, or the tier's failure. Version
+/// 1 has no tier and passes at once with `None`.
+pub(crate) async fn ready_or_retry(
+    state: &crate::state::AppState,
+    planet: &Arc<LoadedPlanet>,
+) -> Result<Option<Arc<CoarseTier>>, axum::response::Response> {
+    use axum::response::IntoResponse;
+    if planet.version() < 2 {
+        return Ok(None);
+    }
+    match state
+        .tiers
+        .wait(&state.store, planet, state.limits.tier_wait)
+        .await
+    {
+        Ok(Wait::Ready(tier)) => Ok(Some(tier)),
+        Ok(Wait::Later(seconds)) => {
+            let message = format!(
+                "planet {}'s coarse tier is still computing; retry in {seconds} s (progress: /v1/planets/{}/status)",
+                planet.record.id, planet.record.id
+            );
+            Err(ApiError::computing(message).with_retry_after(seconds))
+        }
+        Err(e) => Err(e.into_response()),
+    }
+}
+
+/// The store's name for the tier with `key`.
+pub(crate) fn blob_key(key: u64) -> String {
+    format!("t1/{key:016x}")
+}
+
+fn fraction(p: &Progress) -> f64 {
+    match p {
+        Progress::Computing {
+            rows_done, rows, ..
+        } => f64::from(rows_done.load(Ordering::Relaxed)) / f64::from((*rows).max(1)),
+        Progress::Ready(..) => 1.0,
+        Progress::Failed(_) => 0.0,
+    }
+}
+
+/// Seconds until a computing tier is likely done: the time so far scaled
+/// by the work left, at least 1 and at most [`MAX_RETRY_AFTER_S`].
+fn retry_after(p: &Progress) -> u64 {
+    let Progress::Computing { since, .. } = p else {
+        return 1;
+    };
+    let done = fraction(p);
+    let elapsed = since.elapsed().as_secs_f64();
+    let left = if done > 0.02 {
+        elapsed * (1.0 - done) / done
+    } else {
+        // Nothing to go by yet: a default tier takes about a second.
+        2.0
+    };
+    (left.ceil() as u64).clamp(1, MAX_RETRY_AFTER_S)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_follows_the_work_left() {
+        let half = Progress::Computing {
+            since: Instant::now() - Duration::from_secs(10),
+            rows_done: Arc::new(AtomicU32::new(50)),
+            rows: 100,
+        };
+        assert!((fraction(&half) - 0.5).abs() < 1e-9);
+        assert!(
+            (9..=11).contains(&retry_after(&half)),
+            "{}",
+            retry_after(&half)
+        );
+        let fresh = Progress::Computing {
+            since: Instant::now(),
+            rows_done: Arc::new(AtomicU32::new(0)),
+            rows: 100,
+        };
+        assert_eq!(retry_after(&fresh), 2);
+        let slow = Progress::Computing {
+            since: Instant::now() - Duration::from_secs(1000),
+            rows_done: Arc::new(AtomicU32::new(10)),
+            rows: 100,
+        };
+        assert_eq!(retry_after(&slow), MAX_RETRY_AFTER_S);
+    }
+}
