@@ -50,6 +50,29 @@ async fn until(what: &str, done: impl Fn() -> bool) {
     }
 }
 
+/// The `v=…&p=…` pin of a created planet's URLs.
+fn pin_of(created: &Value) -> String {
+    created["links"]["chunk"]
+        .as_str()
+        .unwrap()
+        .split_once('?')
+        .unwrap()
+        .1
+        .to_owned()
+}
+
+/// Asserts both replicas answer every path 200 with the same bytes and ETag.
+async fn same_answers(c: &reqwest::Client, a: &Replica, b: &Replica, paths: &[String]) {
+    for path in paths {
+        // B may never have seen the planet: it reads it from the store.
+        let from_b = fetch(c, &b.url(path)).await;
+        let from_a = fetch(c, &a.url(path)).await;
+        assert_eq!(from_b.0, 200, "{path}");
+        assert!(from_a == from_b, "{path}: the replicas answer differently");
+        assert!(!from_a.1.is_empty(), "{path}: no ETag");
+    }
+}
+
 fn params(seed: u64) -> Value {
     json!({"seed": seed, "radius": 200000.0, "pixel_size": 50.0, "generator_version": 1})
 }
@@ -61,13 +84,7 @@ async fn replicas_serve_identical_bytes_and_survive_a_kill() {
     let c = client();
     let created = a.create_planet(&c, "Shared", params(3)).await;
     let id = created["id"].as_i64().unwrap();
-    let pin = created["links"]["chunk"]
-        .as_str()
-        .unwrap()
-        .split_once('?')
-        .unwrap()
-        .1
-        .to_owned();
+    let pin = pin_of(&created);
     let urls = [
         format!("/v1/planets/{id}/chunks/tangent_cube/0/7/3?format=bin&{pin}"),
         format!("/v1/planets/{id}/chunks/octahedral/0/2/9?format=json&layers=height,biome&{pin}"),
@@ -76,14 +93,7 @@ async fn replicas_serve_identical_bytes_and_survive_a_kill() {
         format!("/v1/planets/{id}/preview?width=64&{pin}"),
         format!("/v1/planets/{id}"),
     ];
-    for path in &urls {
-        // B has never seen the planet: it reads the parameters from the store.
-        let from_b = fetch(&c, &b.url(path)).await;
-        let from_a = fetch(&c, &a.url(path)).await;
-        assert_eq!(from_b.0, 200, "{path}");
-        assert!(from_a == from_b, "{path}: the replicas answer differently");
-        assert!(!from_a.1.is_empty(), "{path}: no ETag");
-    }
+    same_answers(&c, &a, &b, &urls).await;
     let batch = json!({"planet": id, "chunks": [[1, 2], [2, 2]], "p": created["params_hash"]});
     let post = |r: &Replica| c.post(r.url("/v1/roblox/chunks")).json(&batch).send();
     let (ra, rb) = (post(&a).await.unwrap(), post(&b).await.unwrap());
@@ -233,37 +243,16 @@ async fn replicas_serve_identical_version_2_bytes_computing_or_loading_the_tier(
     let params = json!({"seed": 21, "radius": 200000.0, "pixel_size": 50.0, "graph_n": 128});
     let created = a.create_planet(&c, "Plates", params).await;
     assert_eq!(created["generator_version"], 2);
-    let status = created["links"]["status"].as_str().unwrap().to_owned();
-    let on_a: Value = c
-        .get(a.url(&status))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let on_a = a.status(&c, &created).await;
     assert_eq!(
         (&on_a["state"], &on_a["origin"]),
         (&json!("ready"), &json!("computed"))
     );
     let id = created["id"].as_i64().unwrap();
-    let pin = created["links"]["chunk"]
-        .as_str()
-        .unwrap()
-        .split_once('?')
-        .unwrap()
-        .1
-        .to_owned();
+    let pin = pin_of(&created);
     assert!(pin.starts_with("v=2&"), "{pin}");
     b.until_ready(&c, &created).await;
-    let on_b: Value = c
-        .get(b.url(&status))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let on_b = b.status(&c, &created).await;
     assert_eq!(on_b["origin"], "loaded", "{on_b}");
     assert_eq!(on_b["blob_hash"], on_a["blob_hash"]);
     let urls = [
@@ -273,13 +262,7 @@ async fn replicas_serve_identical_version_2_bytes_computing_or_loading_the_tier(
         format!("/v1/planets/{id}/plates.geojson?cell_deg=3&{pin}"),
         format!("/v1/planets/{id}/preview?width=64&overlay=plates&{pin}"),
     ];
-    for path in &urls {
-        let from_b = fetch(&c, &b.url(path)).await;
-        let from_a = fetch(&c, &a.url(path)).await;
-        assert_eq!(from_b.0, 200, "{path}");
-        assert!(from_a == from_b, "{path}: the replicas answer differently");
-        assert!(!from_a.1.is_empty(), "{path}: no ETag");
-    }
+    same_answers(&c, &a, &b, &urls).await;
 
     // A replica killed (SIGKILL) while a large tier computes loses nothing
     // stored: the planet is there, and the other replica makes its tier.
@@ -302,13 +285,6 @@ async fn replicas_serve_identical_version_2_bytes_computing_or_loading_the_tier(
     assert_eq!(store.get(id).await.unwrap().unwrap().name, "Large");
     store.close().await;
     b.until_ready(&c, &large).await;
-    let on_b: Value = c
-        .get(b.url(large["links"]["status"].as_str().unwrap()))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let on_b = b.status(&c, &large).await;
     assert_eq!(on_b["state"], "ready", "{on_b}");
 }

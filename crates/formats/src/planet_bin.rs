@@ -174,13 +174,15 @@ pub fn decode(bytes: &[u8]) -> Option<Decoded> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mangekyo_planet::{ChunkAddress, ChunkRequest, Layers, Planet, PlanetParams};
+    use mangekyo_planet::{Chunk, ChunkAddress, ChunkRequest, Layers, Planet, PlanetParams};
 
-    #[test]
-    fn round_trip_and_layout() {
+    /// A shared-edge chunk with every layer of a small planet of `version`.
+    fn sampled(version: u32) -> Chunk {
         let planet = Planet::new(PlanetParams {
             radius: 200_000.0,
             pixel_size: 50.0,
+            generator_version: version,
+            graph_n: 16,
             ..PlanetParams::default()
         })
         .unwrap();
@@ -192,9 +194,14 @@ mod tests {
                 cy: 1,
             },
             edge: Edge::Shared,
-            layers: Layers::ALL,
+            layers: Layers::all(version),
         };
-        let chunk = planet.sample_chunk(&req).unwrap();
+        planet.sample_chunk(&req).unwrap()
+    }
+
+    #[test]
+    fn round_trip_and_layout() {
+        let chunk = sampled(1);
         let bytes = encode(&chunk, 1, 0xABCD);
         let n2 = 257 * 257;
         assert_eq!(bytes.len(), 48 + 3 * 4 * n2 + n2);
@@ -214,25 +221,7 @@ mod tests {
 
     #[test]
     fn version_2_layers_follow_4_aligned() {
-        let planet = Planet::new(PlanetParams {
-            radius: 200_000.0,
-            pixel_size: 50.0,
-            generator_version: 2,
-            graph_n: 16,
-            ..PlanetParams::default()
-        })
-        .unwrap();
-        let req = ChunkRequest {
-            address: ChunkAddress {
-                projection: Projection::TangentCube,
-                lod: 0,
-                cx: 2,
-                cy: 1,
-            },
-            edge: Edge::Shared,
-            layers: Layers::all(2),
-        };
-        let chunk = planet.sample_chunk(&req).unwrap();
+        let chunk = sampled(2);
         let bytes = encode(&chunk, 2, 1);
         let n2 = 257 * 257;
         assert_eq!(bytes[15], 0b11_1111);

@@ -71,19 +71,18 @@ impl Replica {
         planet
     }
 
+    /// A planet's tier status on this replica (its `links.status`).
+    pub(crate) async fn status(&self, client: &reqwest::Client, planet: &Value) -> Value {
+        let status = self.url(planet["links"]["status"].as_str().unwrap());
+        let r = client.get(&status).send().await.unwrap();
+        r.json().await.unwrap()
+    }
+
     /// Polls a planet's status link until its tier is ready (or not needed).
     pub(crate) async fn until_ready(&self, client: &reqwest::Client, planet: &Value) {
-        let status = self.url(planet["links"]["status"].as_str().unwrap());
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
         loop {
-            let s: Value = client
-                .get(&status)
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
+            let s = self.status(client, planet).await;
             match s["state"].as_str().unwrap() {
                 "ready" | "not_needed" => return,
                 "computing" => {}
