@@ -6,7 +6,7 @@
 //! query computes (same f64 position, same scalar split and hash), so grids
 //! equal points bit for bit.
 
-use super::super::kernels::Axis;
+use super::super::kernels::{self, Axis};
 use super::super::lattice::axis_triple;
 use super::super::simd::{Simd, scalar::Scalar};
 use super::{
@@ -51,6 +51,20 @@ impl AxisTable {
         }
         t
     }
+}
+
+/// One axis of the grid at one octave, scaled and clamped per index:
+/// `clamp((origin + i·step) · frequency)`, the value the per-position path
+/// gives the kernel, for `len` entries with index `i % n` (the axis
+/// repeated, so runs past its end continue on the next row's values).
+fn scaled_axis(origin: f64, step: f64, n: usize, len: usize, frequency: f64) -> Vec<f64> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let axis: Vec<f64> = (0..n)
+        .map(|i| clamp_coord((origin + i as f64 * step) * frequency))
+        .collect();
+    (0..len).map(|i| axis[i % n]).collect()
 }
 
 /// The per-axis index of linear sample `start` (x fastest).
@@ -174,6 +188,83 @@ impl<const D: usize> GridJob<'_, D> {
         }
     }
 
+    /// Runs the octave loop on every row in blocks along x (blocks never
+    /// cross a row), with the octave source `source(row index, block start)`.
+    #[inline(always)]
+    fn by_rows<Src: OctaveSource<BLOCK>>(
+        &mut self,
+        lanes: usize,
+        mut source: impl FnMut([usize; D], usize) -> Src,
+    ) {
+        let (mut value, mut acc, mut res) = ([0.0f32; BLOCK], [0.0f32; BLOCK], [0.0f32; BLOCK]);
+        let nx = self.size[0];
+        let rows = self.out.len() / nx.max(1);
+        for r in 0..rows {
+            let idx = unravel(r * nx, self.size);
+            let mut i0 = 0;
+            while i0 < nx {
+                let n = (nx - i0).min(BLOCK);
+                let padded = n.div_ceil(lanes) * lanes;
+                let mut src = source(idx, i0);
+                octaves(self.noise, padded, &mut value, &mut acc, &mut res, &mut src);
+                let at = r * nx + i0;
+                self.out[at..at + n].copy_from_slice(&res[..n]);
+                i0 += n;
+            }
+        }
+    }
+
+    /// The per-sample kernels (simplex) without warp: each octave's scaled
+    /// coordinates are tabulated per axis once (x repeated row after row, so
+    /// any run of samples finds its x values contiguous), then every block
+    /// reads x from its table and the other axes from short runs. The same
+    /// f64 values the per-position path computes, so the same bits.
+    #[inline(always)]
+    fn by_coords<S: Simd>(&mut self, s: S) {
+        let coords: Vec<[Vec<f64>; D]> = self
+            .noise
+            .octaves
+            .iter()
+            .map(|o| {
+                std::array::from_fn(|a| {
+                    let n = self.size[a];
+                    let len = if a == 0 { n + BLOCK + PAD } else { n };
+                    scaled_axis(self.origin[a], self.step[a], n, len, o.frequency)
+                })
+            })
+            .collect();
+        if self.size[0].is_multiple_of(S::LANES) {
+            // Rows fill whole vectors: blocks stay inside a row, the other
+            // axes are one value each, broadcast.
+            return self.by_rows(S::LANES, |idx, i0| FromCoords {
+                s,
+                coords: &coords,
+                idx,
+                i0,
+            });
+        }
+        // Otherwise blocks run on across rows, so no lane is wasted at a
+        // row's end.
+        let (mut value, mut acc, mut res) = ([0.0f32; BLOCK], [0.0f32; BLOCK], [0.0f32; BLOCK]);
+        let mut lanes = Box::new([[0.0f64; BLOCK]; D]);
+        let mut start = 0;
+        while start < self.out.len() {
+            let n = (self.out.len() - start).min(BLOCK);
+            let padded = n.div_ceil(S::LANES) * S::LANES;
+            let mut src = FromCoordRuns {
+                s,
+                coords: &coords,
+                lanes: &mut lanes,
+                size: self.size,
+                start,
+                n,
+            };
+            octaves(self.noise, padded, &mut value, &mut acc, &mut res, &mut src);
+            self.out[start..start + n].copy_from_slice(&res[..n]);
+            start += n;
+        }
+    }
+
     /// The tabulated path, for separable kernels without warp.
     #[inline(always)]
     fn by_tables<S: Simd>(&mut self, s: S) {
@@ -187,35 +278,20 @@ impl<const D: usize> GridJob<'_, D> {
                 })
             })
             .collect();
-        let (mut value, mut acc, mut res) = ([0.0f32; BLOCK], [0.0f32; BLOCK], [0.0f32; BLOCK]);
         let kernel = noise.params.kernel;
-        let nx = self.size[0];
-        if nx.is_multiple_of(S::LANES) || nx >= 2 * S::LANES {
+        if rows_fill_vectors(self.size[0], S::LANES) {
             // Rows long enough to fill vectors: blocks never cross a row, so
             // x comes straight from its table and the other axes are one
             // value each, broadcast (no per-sample copying).
-            let rows = self.out.len() / nx.max(1);
-            for r in 0..rows {
-                let idx = unravel(r * nx, self.size);
-                let mut i0 = 0;
-                while i0 < nx {
-                    let n = (nx - i0).min(BLOCK);
-                    let padded = n.div_ceil(S::LANES) * S::LANES;
-                    let mut src = FromRow {
-                        s,
-                        kernel,
-                        tables: &tables,
-                        idx,
-                        i0,
-                    };
-                    octaves(noise, padded, &mut value, &mut acc, &mut res, &mut src);
-                    let at = r * nx + i0;
-                    self.out[at..at + n].copy_from_slice(&res[..n]);
-                    i0 += n;
-                }
-            }
-            return;
+            return self.by_rows(S::LANES, |idx, i0| FromRow {
+                s,
+                kernel,
+                tables: &tables,
+                idx,
+                i0,
+            });
         }
+        let (mut value, mut acc, mut res) = ([0.0f32; BLOCK], [0.0f32; BLOCK], [0.0f32; BLOCK]);
         let mut lanes = Box::new(Lanes::<D> {
             f: [[0.0; BLOCK]; D],
             h: [[[0; BLOCK]; 3]; D],
@@ -324,13 +400,105 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRow<'_, S, D> {
     }
 }
 
+/// Octave values of a block inside one row for the per-sample kernels:
+/// x's scaled coordinates from the octave's table, the other axes' broadcast.
+struct FromCoords<'a, S: Simd, const D: usize> {
+    s: S,
+    coords: &'a [[Vec<f64>; D]],
+    /// The per-axis index of the row's first sample.
+    idx: [usize; D],
+    /// Where the block starts along x.
+    i0: usize,
+}
+
+impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromCoords<'_, S, D> {
+    #[inline(always)]
+    fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
+        let s = self.s;
+        let t = &self.coords[k];
+        let y = [t[1][self.idx[1]]; PAD];
+        let z = [t[D - 1][self.idx[D - 1]]; PAD];
+        let x = &t[0][self.i0..self.i0 + padded];
+        let mut g = 0;
+        while g < padded {
+            let v = if D == 2 {
+                kernels::simplex2(s, &x[g..], &y, oct.seed)
+            } else {
+                kernels::simplex3(s, &x[g..], &y, &z, oct.seed)
+            };
+            s.store(v, &mut value[g..]);
+            g += S::LANES;
+        }
+    }
+}
+
+/// Octave values of a block of consecutive samples (crossing rows) for the
+/// per-sample kernels: x from the octave's repeated table, the other axes
+/// filled run by run.
+struct FromCoordRuns<'a, S: Simd, const D: usize> {
+    s: S,
+    coords: &'a [[Vec<f64>; D]],
+    /// Per-lane coordinates of axes 1.. (axis 0 unused).
+    lanes: &'a mut [[f64; BLOCK]; D],
+    size: [usize; D],
+    start: usize,
+    n: usize,
+}
+
+impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromCoordRuns<'_, S, D> {
+    #[inline(always)]
+    fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
+        let s = self.s;
+        let t = &self.coords[k];
+        let nx = self.size[0];
+        let mut idx = unravel(self.start, self.size);
+        let x0 = idx[0];
+        let mut l = 0;
+        while l < self.n {
+            let run = (nx - idx[0]).min(self.n - l);
+            for a in 1..D {
+                self.lanes[a][l..l + run].fill(t[a][idx[a]]);
+            }
+            l += run;
+            advance(&mut idx, self.size, run);
+        }
+        for a in 1..D {
+            let last = self.lanes[a][self.n - 1];
+            self.lanes[a][self.n..padded].fill(last);
+        }
+        // Lanes past `n` read on into the next row's x: real coordinates,
+        // whose values are dropped.
+        let x = &t[0][x0..x0 + padded];
+        let (y, z) = (&self.lanes[1], &self.lanes[D - 1]);
+        let mut g = 0;
+        while g < padded {
+            let v = if D == 2 {
+                kernels::simplex2(s, &x[g..], &y[g..], oct.seed)
+            } else {
+                kernels::simplex3(s, &x[g..], &y[g..], &z[g..], oct.seed)
+            };
+            s.store(v, &mut value[g..]);
+            g += S::LANES;
+        }
+    }
+}
+
+/// Whether rows of `nx` samples fill vectors of `lanes` well enough for the
+/// row paths (a multiple of the width, or at least two vectors).
+fn rows_fill_vectors(nx: usize, lanes: usize) -> bool {
+    nx.is_multiple_of(lanes) || nx >= 2 * lanes
+}
+
 impl<const D: usize> Job for GridJob<'_, D> {
     #[inline(always)]
     fn run<S: Simd>(&mut self, s: S) {
-        if is_separable(self.noise.params.kernel) && self.noise.warp.is_none() {
+        let kernel = self.noise.params.kernel;
+        if self.noise.warp.is_some() {
+            self.by_positions(s)
+        } else if is_separable(kernel) {
             self.by_tables(s)
         } else {
-            self.by_positions(s)
+            self.by_coords(s)
         }
     }
 }
