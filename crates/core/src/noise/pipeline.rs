@@ -56,12 +56,19 @@ fn finish(fractal: Fractal, acc: f32, norm: f32) -> f32 {
     }
 }
 
-/// `acc[i] = f(acc[i], value[i])` for the block (one loop per fractal, so
-/// the fractal's branch is outside it).
+/// `acc[i] = f(acc[i], value[i])` for the block, or `f(+0, value[i])` for
+/// the `first` octave (so the sum needs no zeroing pass). One loop per
+/// fractal, so the fractal's branch is outside it.
 #[inline(always)]
-fn accumulate_all(acc: &mut [f32], value: &[f32], f: impl Fn(f32, f32) -> f32) {
-    for (a, &v) in acc.iter_mut().zip(value) {
-        *a = f(*a, v);
+fn accumulate_all(acc: &mut [f32], value: &[f32], first: bool, f: impl Fn(f32, f32) -> f32) {
+    if first {
+        for (a, &v) in acc.iter_mut().zip(value) {
+            *a = f(0.0, v);
+        }
+    } else {
+        for (a, &v) in acc.iter_mut().zip(value) {
+            *a = f(*a, v);
+        }
     }
 }
 
@@ -86,20 +93,26 @@ fn octaves<const B: usize>(
     src: &mut impl OctaveSource<B>,
 ) {
     let fractal = noise.params.fractal;
-    acc[..padded].fill(0.0);
     for (k, oct) in noise.octaves.iter().enumerate() {
         src.eval(k, oct, padded, value);
         let amp = oct.amplitude;
         let (a, v) = (&mut acc[..padded], &value[..padded]);
+        // The sum starts at +0 (added, not assumed: +0 + −0 is +0).
+        let first = k == 0;
         match fractal {
             Fractal::None | Fractal::Fbm => {
-                accumulate_all(a, v, |a, n| accumulate(Fractal::Fbm, a, amp, n))
+                accumulate_all(a, v, first, |a, n| accumulate(Fractal::Fbm, a, amp, n))
             }
-            Fractal::Ridged => accumulate_all(a, v, |a, n| accumulate(Fractal::Ridged, a, amp, n)),
-            Fractal::Billow => accumulate_all(a, v, |a, n| accumulate(Fractal::Billow, a, amp, n)),
+            Fractal::Ridged => {
+                accumulate_all(a, v, first, |a, n| accumulate(Fractal::Ridged, a, amp, n))
+            }
+            Fractal::Billow => {
+                accumulate_all(a, v, first, |a, n| accumulate(Fractal::Billow, a, amp, n))
+            }
         }
     }
-    for (o, &a) in out[..padded].iter_mut().zip(&acc[..padded]) {
+    // `out` may be shorter than `padded`: the padding lanes are dropped.
+    for (o, &a) in out.iter_mut().zip(&acc[..padded]) {
         *o = finish(fractal, a, noise.norm);
     }
 }

@@ -39,17 +39,45 @@ impl AxisTable {
                 col.push(hv);
             }
         }
-        // Repeat the last entry for a full vector of the widest level, so
-        // the row path can load whole vectors past the end of a row (those
-        // lanes' values are dropped).
-        if let Some(&last) = t.f.last() {
-            t.f.resize(n + PAD, last);
-            for col in &mut t.h {
-                let last = col[n - 1];
-                col.resize(n + PAD, last);
+        // Repeat the axis after its end (index `i % n`) for a block and a
+        // vector of the widest level, so the row paths load whole vectors
+        // past a row's end (the next row's x; those lanes either belong to
+        // the next row or are dropped).
+        if n > 0 {
+            for i in n..n + BLOCK + PAD {
+                t.f.push(t.f[i % n]);
+                for col in &mut t.h {
+                    col.push(col[i % n]);
+                }
             }
         }
         t
+    }
+
+    /// Entry `i`, broadcast.
+    #[inline(always)]
+    fn splat<S: Simd>(&self, s: S, i: usize) -> Axis<S> {
+        Axis {
+            f: s.splat(self.f[i]),
+            h: [
+                s.splat_i(self.h[0][i]),
+                s.splat_i(self.h[1][i]),
+                s.splat_i(self.h[2][i]),
+            ],
+        }
+    }
+
+    /// Entries `i..i + LANES`.
+    #[inline(always)]
+    fn load<S: Simd>(&self, s: S, i: usize) -> Axis<S> {
+        Axis {
+            f: s.load(&self.f[i..]),
+            h: [
+                s.load_i(&self.h[0][i..]),
+                s.load_i(&self.h[1][i..]),
+                s.load_i(&self.h[2][i..]),
+            ],
+        }
     }
 }
 
@@ -196,7 +224,7 @@ impl<const D: usize> GridJob<'_, D> {
         lanes: usize,
         mut source: impl FnMut([usize; D], usize) -> Src,
     ) {
-        let (mut value, mut acc, mut res) = ([0.0f32; BLOCK], [0.0f32; BLOCK], [0.0f32; BLOCK]);
+        let (mut value, mut acc) = ([0.0f32; BLOCK], [0.0f32; BLOCK]);
         let nx = self.size[0];
         let rows = self.out.len() / nx.max(1);
         for r in 0..rows {
@@ -206,9 +234,9 @@ impl<const D: usize> GridJob<'_, D> {
                 let n = (nx - i0).min(BLOCK);
                 let padded = n.div_ceil(lanes) * lanes;
                 let mut src = source(idx, i0);
-                octaves(self.noise, padded, &mut value, &mut acc, &mut res, &mut src);
                 let at = r * nx + i0;
-                self.out[at..at + n].copy_from_slice(&res[..n]);
+                let out = &mut self.out[at..at + n];
+                octaves(self.noise, padded, &mut value, &mut acc, out, &mut src);
                 i0 += n;
             }
         }
@@ -245,7 +273,7 @@ impl<const D: usize> GridJob<'_, D> {
         }
         // Otherwise blocks run on across rows, so no lane is wasted at a
         // row's end.
-        let (mut value, mut acc, mut res) = ([0.0f32; BLOCK], [0.0f32; BLOCK], [0.0f32; BLOCK]);
+        let (mut value, mut acc) = ([0.0f32; BLOCK], [0.0f32; BLOCK]);
         let mut lanes = Box::new([[0.0f64; BLOCK]; D]);
         let mut start = 0;
         while start < self.out.len() {
@@ -259,8 +287,8 @@ impl<const D: usize> GridJob<'_, D> {
                 start,
                 n,
             };
-            octaves(self.noise, padded, &mut value, &mut acc, &mut res, &mut src);
-            self.out[start..start + n].copy_from_slice(&res[..n]);
+            let out = &mut self.out[start..start + n];
+            octaves(self.noise, padded, &mut value, &mut acc, out, &mut src);
             start += n;
         }
     }
@@ -279,9 +307,9 @@ impl<const D: usize> GridJob<'_, D> {
             })
             .collect();
         let kernel = noise.params.kernel;
-        if rows_fill_vectors(self.size[0], S::LANES) {
-            // Rows long enough to fill vectors: blocks never cross a row, so
-            // x comes straight from its table and the other axes are one
+        if self.size[0].is_multiple_of(S::LANES) {
+            // Rows that fill whole vectors: blocks never cross a row, so x
+            // comes straight from its table and the other axes are one
             // value each, broadcast (no per-sample copying).
             return self.by_rows(S::LANES, |idx, i0| FromRow {
                 s,
@@ -291,7 +319,28 @@ impl<const D: usize> GridJob<'_, D> {
                 i0,
             });
         }
-        let (mut value, mut acc, mut res) = ([0.0f32; BLOCK], [0.0f32; BLOCK], [0.0f32; BLOCK]);
+        let (mut value, mut acc) = ([0.0f32; BLOCK], [0.0f32; BLOCK]);
+        if self.size[0] >= S::LANES {
+            // Rows of at least a vector: blocks run on across rows (no lane
+            // wasted at a row's end); x still comes from its table, and a
+            // vector crossing a row's end blends the two rows' broadcasts.
+            let mut start = 0;
+            while start < self.out.len() {
+                let n = (self.out.len() - start).min(BLOCK);
+                let padded = n.div_ceil(S::LANES) * S::LANES;
+                let mut src = FromRuns {
+                    s,
+                    kernel,
+                    tables: &tables,
+                    size: self.size,
+                    start,
+                };
+                let out = &mut self.out[start..start + n];
+                octaves(noise, padded, &mut value, &mut acc, out, &mut src);
+                start += n;
+            }
+            return;
+        }
         let mut lanes = Box::new(Lanes::<D> {
             f: [[0.0; BLOCK]; D],
             h: [[[0; BLOCK]; 3]; D],
@@ -309,8 +358,8 @@ impl<const D: usize> GridJob<'_, D> {
                 start,
                 n,
             };
-            octaves(noise, padded, &mut value, &mut acc, &mut res, &mut src);
-            self.out[start..start + n].copy_from_slice(&res[..n]);
+            let out = &mut self.out[start..start + n];
+            octaves(noise, padded, &mut value, &mut acc, out, &mut src);
             start += n;
         }
     }
@@ -372,28 +421,11 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRow<'_, S, D> {
         let t = &self.tables[k];
         let mut ax = [Axis::<S>::zero(s); D];
         for a in 1..D {
-            let (tb, i) = (&t[a], self.idx[a]);
-            ax[a] = Axis {
-                f: s.splat(tb.f[i]),
-                h: [
-                    s.splat_i(tb.h[0][i]),
-                    s.splat_i(tb.h[1][i]),
-                    s.splat_i(tb.h[2][i]),
-                ],
-            };
+            ax[a] = t[a].splat(s, self.idx[a]);
         }
-        let tx = &t[0];
         let mut g = 0;
         while g < padded {
-            let i = self.i0 + g;
-            ax[0] = Axis {
-                f: s.load(&tx.f[i..]),
-                h: [
-                    s.load_i(&tx.h[0][i..]),
-                    s.load_i(&tx.h[1][i..]),
-                    s.load_i(&tx.h[2][i..]),
-                ],
-            };
+            ax[0] = t[0].load(s, self.i0 + g);
             s.store(separable(s, self.kernel, ax, oct.seed), &mut value[g..]);
             g += S::LANES;
         }
@@ -483,10 +515,82 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromCoordRuns<'_, S, D> {
     }
 }
 
-/// Whether rows of `nx` samples fill vectors of `lanes` well enough for the
-/// row paths (a multiple of the width, or at least two vectors).
-fn rows_fill_vectors(nx: usize, lanes: usize) -> bool {
-    nx.is_multiple_of(lanes) || nx >= 2 * lanes
+/// Lane indices, for the masks of vectors that cross a row's end.
+const IOTA: [f32; 16] = [
+    0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0,
+];
+
+/// Octave values of a block of consecutive samples on rows of at least one
+/// vector: x loaded from its (repeated) table, every other axis broadcast,
+/// and where a vector crosses a row's end, the two rows' broadcasts blended
+/// (lanes before the end take this row's, the rest the next row's).
+struct FromRuns<'a, S: Simd, const D: usize> {
+    s: S,
+    kernel: Kernel,
+    tables: &'a [[AxisTable; D]],
+    size: [usize; D],
+    /// The block's first sample (linear index).
+    start: usize,
+}
+
+impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRuns<'_, S, D> {
+    #[inline(always)]
+    fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
+        let s = self.s;
+        let t = &self.tables[k];
+        let (size, nx) = (self.size, self.size[0]);
+        let iota = s.load(&IOTA);
+        // The per-axis index of the vector's first lane.
+        let mut idx = unravel(self.start, size);
+        let x0 = idx[0];
+        let mut ax = [Axis::<S>::zero(s); D];
+        let mut g = 0;
+        while g < padded {
+            // The vectors inside this row: the other axes are loop
+            // invariants there (what they alone feed is computed once).
+            for a in 1..D {
+                ax[a] = t[a].splat(s, idx[a]);
+            }
+            let inside = ((nx - idx[0]) / S::LANES * S::LANES).min(padded - g);
+            let end = g + inside;
+            while g < end {
+                ax[0] = t[0].load(s, x0 + g);
+                s.store(separable(s, self.kernel, ax, oct.seed), &mut value[g..]);
+                g += S::LANES;
+            }
+            idx[0] += inside;
+            if g >= padded {
+                break;
+            }
+            // The vector across the row's end: lanes before it keep this
+            // row's broadcasts, the rest take the next row's.
+            let left = nx - idx[0];
+            let mut next = idx;
+            advance(&mut next, size, left);
+            ax[0] = t[0].load(s, x0 + g);
+            // Past the grid's last row the lanes are padding: dropped.
+            if next[D - 1] < size[D - 1] {
+                let m = s.lt(iota, s.splat(left as f32));
+                for a in 1..D {
+                    let b = t[a].splat(s, next[a]);
+                    let h = ax[a].h;
+                    ax[a] = Axis {
+                        f: s.select(m, ax[a].f, b.f),
+                        h: [
+                            s.select_i(m, h[0], b.h[0]),
+                            s.select_i(m, h[1], b.h[1]),
+                            s.select_i(m, h[2], b.h[2]),
+                        ],
+                    };
+                }
+            }
+            s.store(separable(s, self.kernel, ax, oct.seed), &mut value[g..]);
+            g += S::LANES;
+            // On into the next row (a row holds a vector, so one end at most).
+            idx = next;
+            idx[0] = S::LANES - left;
+        }
+    }
 }
 
 impl<const D: usize> Job for GridJob<'_, D> {
