@@ -213,6 +213,7 @@ fn falloff<S: Simd>(s: S, r: f32, d2: S::F) -> S::F {
 /// f64 before the split, so it stays exact far from the origin.
 #[inline(always)]
 pub(crate) fn simplex2<S: Simd>(s: S, x: &[f64], y: &[f64], seed: u32) -> S::F {
+    let (x, y) = (&x[..S::LANES], &y[..S::LANES]);
     let mut sx = [0.0f64; 16];
     let mut sy = [0.0f64; 16];
     for l in 0..S::LANES {
@@ -258,6 +259,7 @@ pub(crate) fn simplex2<S: Simd>(s: S, x: &[f64], y: &[f64], seed: u32) -> S::F {
 /// Simplex noise in 3D (four corners per tetrahedron).
 #[inline(always)]
 pub(crate) fn simplex3<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u32) -> S::F {
+    let (x, y, z) = (&x[..S::LANES], &y[..S::LANES], &z[..S::LANES]);
     let mut sx = [0.0f64; 16];
     let mut sy = [0.0f64; 16];
     let mut sz = [0.0f64; 16];

@@ -117,6 +117,43 @@ fn octaves<const B: usize>(
     }
 }
 
+/// Evaluates `$body` with `$k` bound to `$kernel` as a constant, one arm per
+/// kernel: each arm's inlined body then folds the kernel's `match` away
+/// instead of taking it once per vector. (A macro, not a closure: closures
+/// are compiled without the caller's target features.)
+macro_rules! unswitch_kernel {
+    ($kernel:expr, |$k:ident| $body:expr) => {{
+        use $crate::noise::{CellularReturn, Kernel};
+        match $kernel {
+            Kernel::Value => {
+                let $k = Kernel::Value;
+                $body
+            }
+            Kernel::Perlin => {
+                let $k = Kernel::Perlin;
+                $body
+            }
+            Kernel::Simplex => {
+                let $k = Kernel::Simplex;
+                $body
+            }
+            Kernel::Cellular(CellularReturn::F1) => {
+                let $k = Kernel::Cellular(CellularReturn::F1);
+                $body
+            }
+            Kernel::Cellular(CellularReturn::F2) => {
+                let $k = Kernel::Cellular(CellularReturn::F2);
+                $body
+            }
+            Kernel::Cellular(CellularReturn::F2MinusF1) => {
+                let $k = Kernel::Cellular(CellularReturn::F2MinusF1);
+                $body
+            }
+        }
+    }};
+}
+pub(crate) use unswitch_kernel;
+
 /// A separable kernel on already split axes.
 #[inline(always)]
 pub(crate) fn separable<S: Simd, const D: usize>(

@@ -11,6 +11,7 @@ use super::super::lattice::axis_triple;
 use super::super::simd::{Simd, scalar::Scalar};
 use super::{
     BLOCK, Job, OctaveSource, Scratch, block, clamp_coord, is_separable, octaves, separable,
+    unswitch_kernel,
 };
 use crate::noise::{Kernel, Noise, Octave};
 
@@ -25,31 +26,30 @@ struct AxisTable {
 }
 
 impl AxisTable {
+    /// Inlined into each level's entry point, so the scalar split's floor
+    /// is that level's rounding instruction, not a library call.
+    #[inline(always)]
     fn new(origin: f64, step: f64, n: usize, frequency: f64, axis: usize) -> Self {
         let mut t = AxisTable {
-            f: Vec::with_capacity(n),
-            h: std::array::from_fn(|_| Vec::with_capacity(n)),
+            f: vec![0.0; n],
+            h: std::array::from_fn(|_| vec![0; n]),
         };
         for i in 0..n {
             let v = clamp_coord((origin + i as f64 * step) * frequency);
             let (f, lo, hi) = Scalar.split(&[v]);
-            let h = axis_triple(Scalar, lo, hi, axis);
-            t.f.push(f);
-            for (col, hv) in t.h.iter_mut().zip(h) {
-                col.push(hv);
-            }
+            let [h0, h1, h2] = axis_triple(Scalar, lo, hi, axis);
+            t.f[i] = f;
+            t.h[0][i] = h0;
+            t.h[1][i] = h1;
+            t.h[2][i] = h2;
         }
         // Repeat the axis after its end (index `i % n`) for a block and a
         // vector of the widest level, so the row paths load whole vectors
         // past a row's end (the next row's x; those lanes either belong to
         // the next row or are dropped).
-        if n > 0 {
-            for i in n..n + BLOCK + PAD {
-                t.f.push(t.f[i % n]);
-                for col in &mut t.h {
-                    col.push(col[i % n]);
-                }
-            }
+        repeat(&mut t.f, n + BLOCK + PAD);
+        for col in &mut t.h {
+            repeat(col, n + BLOCK + PAD);
         }
         t
     }
@@ -67,6 +67,24 @@ impl AxisTable {
         }
     }
 
+    /// Entries `i..i + len` as vectors of `lanes` (`len` a multiple of it):
+    /// one bounds check per call, none per vector.
+    #[inline(always)]
+    fn vectors(
+        &self,
+        i: usize,
+        len: usize,
+        lanes: usize,
+    ) -> impl Iterator<Item = (&[f32], [&[u32]; 3])> {
+        let r = i..i + len;
+        self.f[r.clone()]
+            .chunks_exact(lanes)
+            .zip(self.h[0][r.clone()].chunks_exact(lanes))
+            .zip(self.h[1][r.clone()].chunks_exact(lanes))
+            .zip(self.h[2][r].chunks_exact(lanes))
+            .map(|(((f, a), b), c)| (f, [a, b, c]))
+    }
+
     /// Entries `i..i + LANES`.
     #[inline(always)]
     fn load<S: Simd>(&self, s: S, i: usize) -> Axis<S> {
@@ -81,6 +99,18 @@ impl AxisTable {
     }
 }
 
+/// Extends `v` to `len` entries by repeating it (entry `i` is `v[i % n]`).
+fn repeat<T: Copy>(v: &mut Vec<T>, len: usize) {
+    let n = v.len();
+    if n == 0 {
+        return;
+    }
+    while v.len() < len {
+        let more = (len - v.len()).min(n);
+        v.extend_from_within(..more);
+    }
+}
+
 /// One axis of the grid at one octave, scaled and clamped per index:
 /// `clamp((origin + i·step) · frequency)`, the value the per-position path
 /// gives the kernel, for `len` entries with index `i % n` (the axis
@@ -89,10 +119,11 @@ fn scaled_axis(origin: f64, step: f64, n: usize, len: usize, frequency: f64) -> 
     if n == 0 {
         return Vec::new();
     }
-    let axis: Vec<f64> = (0..n)
+    let mut axis: Vec<f64> = (0..n)
         .map(|i| clamp_coord((origin + i as f64 * step) * frequency))
         .collect();
-    (0..len).map(|i| axis[i % n]).collect()
+    repeat(&mut axis, len);
+    axis
 }
 
 /// The per-axis index of linear sample `start` (x fastest).
@@ -379,6 +410,21 @@ struct FromTables<'a, S: Simd, const D: usize> {
 impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromTables<'_, S, D> {
     #[inline(always)]
     fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
+        unswitch_kernel!(self.kernel, |kernel| self
+            .eval_with(kernel, k, oct, padded, value))
+    }
+}
+
+impl<S: Simd, const D: usize> FromTables<'_, S, D> {
+    #[inline(always)]
+    fn eval_with(
+        &mut self,
+        kernel: Kernel,
+        k: usize,
+        oct: &Octave,
+        padded: usize,
+        value: &mut [f32; BLOCK],
+    ) {
         let s = self.s;
         self.lanes
             .assemble(&self.tables[k], self.size, self.start, self.n, padded);
@@ -396,7 +442,7 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromTables<'_, S, D> {
                     ],
                 };
             }
-            s.store(separable(s, self.kernel, ax, oct.seed), &mut value[g..]);
+            s.store(separable(s, kernel, ax, oct.seed), &mut value[g..]);
             g += S::LANES;
         }
     }
@@ -417,18 +463,22 @@ struct FromRow<'a, S: Simd, const D: usize> {
 impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRow<'_, S, D> {
     #[inline(always)]
     fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
-        let s = self.s;
-        let t = &self.tables[k];
-        let mut ax = [Axis::<S>::zero(s); D];
-        for a in 1..D {
-            ax[a] = t[a].splat(s, self.idx[a]);
-        }
-        let mut g = 0;
-        while g < padded {
-            ax[0] = t[0].load(s, self.i0 + g);
-            s.store(separable(s, self.kernel, ax, oct.seed), &mut value[g..]);
-            g += S::LANES;
-        }
+        unswitch_kernel!(self.kernel, |kernel| {
+            let s = self.s;
+            let t = &self.tables[k];
+            let mut ax = [Axis::<S>::zero(s); D];
+            for a in 1..D {
+                ax[a] = t[a].splat(s, self.idx[a]);
+            }
+            let out = value[..padded].chunks_exact_mut(S::LANES);
+            for (o, (f, h)) in out.zip(t[0].vectors(self.i0, padded, S::LANES)) {
+                ax[0] = Axis {
+                    f: s.load(f),
+                    h: [s.load_i(h[0]), s.load_i(h[1]), s.load_i(h[2])],
+                };
+                s.store(separable(s, kernel, ax, oct.seed), o);
+            }
+        })
     }
 }
 
@@ -536,6 +586,21 @@ struct FromRuns<'a, S: Simd, const D: usize> {
 impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRuns<'_, S, D> {
     #[inline(always)]
     fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
+        unswitch_kernel!(self.kernel, |kernel| self
+            .eval_with(kernel, k, oct, padded, value))
+    }
+}
+
+impl<S: Simd, const D: usize> FromRuns<'_, S, D> {
+    #[inline(always)]
+    fn eval_with(
+        &mut self,
+        kernel: Kernel,
+        k: usize,
+        oct: &Octave,
+        padded: usize,
+        value: &mut [f32; BLOCK],
+    ) {
         let s = self.s;
         let t = &self.tables[k];
         let (size, nx) = (self.size, self.size[0]);
@@ -552,12 +617,15 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRuns<'_, S, D> {
                 ax[a] = t[a].splat(s, idx[a]);
             }
             let inside = ((nx - idx[0]) / S::LANES * S::LANES).min(padded - g);
-            let end = g + inside;
-            while g < end {
-                ax[0] = t[0].load(s, x0 + g);
-                s.store(separable(s, self.kernel, ax, oct.seed), &mut value[g..]);
-                g += S::LANES;
+            let out = value[g..g + inside].chunks_exact_mut(S::LANES);
+            for (o, (f, h)) in out.zip(t[0].vectors(x0 + g, inside, S::LANES)) {
+                ax[0] = Axis {
+                    f: s.load(f),
+                    h: [s.load_i(h[0]), s.load_i(h[1]), s.load_i(h[2])],
+                };
+                s.store(separable(s, kernel, ax, oct.seed), o);
             }
+            g += inside;
             idx[0] += inside;
             if g >= padded {
                 break;
@@ -584,7 +652,7 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRuns<'_, S, D> {
                     };
                 }
             }
-            s.store(separable(s, self.kernel, ax, oct.seed), &mut value[g..]);
+            s.store(separable(s, kernel, ax, oct.seed), &mut value[g..]);
             g += S::LANES;
             // On into the next row (a row holds a vector, so one end at most).
             idx = next;
