@@ -195,22 +195,26 @@ fn kernel_groups<S: Simd, const D: usize, const B: usize>(
     padded: usize,
     out: &mut [f32; B],
 ) {
-    let mut g = 0;
-    while g < padded {
-        let v = match kernel {
-            Kernel::Simplex if D == 2 => kernels::simplex2(s, &p[0][g..], &p[1][g..], seed),
-            Kernel::Simplex => kernels::simplex3(s, &p[0][g..], &p[1][g..], &p[D - 1][g..], seed),
-            k => {
-                let mut ax = [Axis::<S>::zero(s); D];
-                for (a, axis) in ax.iter_mut().enumerate() {
-                    *axis = split_axis(s, &p[a][g..], a);
+    unswitch_kernel!(kernel, |kernel| {
+        let mut g = 0;
+        while g < padded {
+            let v = match kernel {
+                Kernel::Simplex if D == 2 => kernels::simplex2(s, &p[0][g..], &p[1][g..], seed),
+                Kernel::Simplex => {
+                    kernels::simplex3(s, &p[0][g..], &p[1][g..], &p[D - 1][g..], seed)
                 }
-                separable(s, k, ax, seed)
-            }
-        };
-        s.store(v, &mut out[g..]);
-        g += S::LANES;
-    }
+                k => {
+                    let mut ax = [Axis::<S>::zero(s); D];
+                    for (a, axis) in ax.iter_mut().enumerate() {
+                        *axis = split_axis(s, &p[a][g..], a);
+                    }
+                    separable(s, k, ax, seed)
+                }
+            };
+            s.store(v, &mut out[g..]);
+            g += S::LANES;
+        }
+    })
 }
 
 /// Working memory of one block of positions, allocated once per fill and
