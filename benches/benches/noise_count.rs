@@ -5,11 +5,12 @@
 //! (instruction counts are steady on a shared machine; times are not).
 //! Arguments: workload names (default: all), `--iters N` (default 1).
 
-use mangekyo_core::noise::{Fractal, Grid2, Grid3, Kernel, Level, Noise, NoiseParams};
+use mangekyo_core::noise::{Fractal, Grid2, Grid3, Kernel, Level, Noise, NoiseParams, Warp};
 use std::hint::black_box;
 
-fn noise(kernel: Kernel, octaves: u32) -> Noise {
+fn noise(kernel: Kernel, octaves: u32, warp: bool) -> Noise {
     Noise::new(NoiseParams {
+        warp: warp.then(Warp::default),
         kernel,
         fractal: if octaves > 1 {
             Fractal::Fbm
@@ -66,12 +67,14 @@ fn main() {
         ("3d_fbm3_simplex", Kernel::Simplex, 3, 3),
         ("2d_simplex", Kernel::Simplex, 1, 2),
         ("3d_simplex", Kernel::Simplex, 1, 3),
+        // Warped (the planet's continents): the per-position path.
+        ("2d_fbm6_perlin_warp", Kernel::Perlin, 6, 2),
     ];
     for (name, kernel, octaves, dims) in work {
         if !names.is_empty() && !names.iter().any(|n| n.as_str() == name) {
             continue;
         }
-        let n = noise(kernel, octaves);
+        let n = noise(kernel, octaves, name.ends_with("_warp"));
         let mut sum = 0.0f64;
         for _ in 0..iters {
             if dims == 2 {

@@ -78,13 +78,20 @@ const GRAD3_Z: [f32; 16] = [
     0., 0., 0., 0., 1., 1., -1., -1., 1., 1., -1., -1., 0., 1., 0., -1.,
 ];
 
+/// The 2D tables repeat with period 8, which [`Simd::grad2`] lets a
+/// backend use (checked at compile time).
+const _: () = {
+    let mut i = 0;
+    while i < 8 {
+        assert!(GRAD2_X[i] == GRAD2_X[i + 8] && GRAD2_Y[i] == GRAD2_Y[i + 8]);
+        i += 1;
+    }
+};
+
 /// One 2D gradient dot product, `g · (x, y)`.
 #[inline(always)]
 fn grad2<S: Simd>(s: S, h: S::I, x: S::F, y: S::F) -> S::F {
-    s.add(
-        s.mul(s.table16(&GRAD2_X, h), x),
-        s.mul(s.table16(&GRAD2_Y, h), y),
-    )
+    s.grad2([&GRAD2_X, &GRAD2_Y], h, x, y)
 }
 
 /// One 3D gradient dot product, `g · (x, y, z)`.
@@ -206,6 +213,7 @@ fn falloff<S: Simd>(s: S, r: f32, d2: S::F) -> S::F {
 /// f64 before the split, so it stays exact far from the origin.
 #[inline(always)]
 pub(crate) fn simplex2<S: Simd>(s: S, x: &[f64], y: &[f64], seed: u32) -> S::F {
+    let (x, y) = (&x[..S::LANES], &y[..S::LANES]);
     let mut sx = [0.0f64; 16];
     let mut sy = [0.0f64; 16];
     for l in 0..S::LANES {
@@ -251,6 +259,7 @@ pub(crate) fn simplex2<S: Simd>(s: S, x: &[f64], y: &[f64], seed: u32) -> S::F {
 /// Simplex noise in 3D (four corners per tetrahedron).
 #[inline(always)]
 pub(crate) fn simplex3<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u32) -> S::F {
+    let (x, y, z) = (&x[..S::LANES], &y[..S::LANES], &z[..S::LANES]);
     let mut sx = [0.0f64; 16];
     let mut sy = [0.0f64; 16];
     let mut sz = [0.0f64; 16];

@@ -56,12 +56,19 @@ fn finish(fractal: Fractal, acc: f32, norm: f32) -> f32 {
     }
 }
 
-/// `acc[i] = f(acc[i], value[i])` for the block (one loop per fractal, so
-/// the fractal's branch is outside it).
+/// `acc[i] = f(acc[i], value[i])` for the block, or `f(+0, value[i])` for
+/// the `first` octave (so the sum needs no zeroing pass). One loop per
+/// fractal, so the fractal's branch is outside it.
 #[inline(always)]
-fn accumulate_all(acc: &mut [f32], value: &[f32], f: impl Fn(f32, f32) -> f32) {
-    for (a, &v) in acc.iter_mut().zip(value) {
-        *a = f(*a, v);
+fn accumulate_all(acc: &mut [f32], value: &[f32], first: bool, f: impl Fn(f32, f32) -> f32) {
+    if first {
+        for (a, &v) in acc.iter_mut().zip(value) {
+            *a = f(0.0, v);
+        }
+    } else {
+        for (a, &v) in acc.iter_mut().zip(value) {
+            *a = f(*a, v);
+        }
     }
 }
 
@@ -86,23 +93,66 @@ fn octaves<const B: usize>(
     src: &mut impl OctaveSource<B>,
 ) {
     let fractal = noise.params.fractal;
-    acc[..padded].fill(0.0);
     for (k, oct) in noise.octaves.iter().enumerate() {
         src.eval(k, oct, padded, value);
         let amp = oct.amplitude;
         let (a, v) = (&mut acc[..padded], &value[..padded]);
+        // The sum starts at +0 (added, not assumed: +0 + −0 is +0).
+        let first = k == 0;
         match fractal {
             Fractal::None | Fractal::Fbm => {
-                accumulate_all(a, v, |a, n| accumulate(Fractal::Fbm, a, amp, n))
+                accumulate_all(a, v, first, |a, n| accumulate(Fractal::Fbm, a, amp, n))
             }
-            Fractal::Ridged => accumulate_all(a, v, |a, n| accumulate(Fractal::Ridged, a, amp, n)),
-            Fractal::Billow => accumulate_all(a, v, |a, n| accumulate(Fractal::Billow, a, amp, n)),
+            Fractal::Ridged => {
+                accumulate_all(a, v, first, |a, n| accumulate(Fractal::Ridged, a, amp, n))
+            }
+            Fractal::Billow => {
+                accumulate_all(a, v, first, |a, n| accumulate(Fractal::Billow, a, amp, n))
+            }
         }
     }
-    for (o, &a) in out[..padded].iter_mut().zip(&acc[..padded]) {
+    // `out` may be shorter than `padded`: the padding lanes are dropped.
+    for (o, &a) in out.iter_mut().zip(&acc[..padded]) {
         *o = finish(fractal, a, noise.norm);
     }
 }
+
+/// Evaluates `$body` with `$k` bound to `$kernel` as a constant, one arm per
+/// kernel: each arm's inlined body then folds the kernel's `match` away
+/// instead of taking it once per vector. (A macro, not a closure: closures
+/// are compiled without the caller's target features.)
+macro_rules! unswitch_kernel {
+    ($kernel:expr, |$k:ident| $body:expr) => {{
+        use $crate::noise::{CellularReturn, Kernel};
+        match $kernel {
+            Kernel::Value => {
+                let $k = Kernel::Value;
+                $body
+            }
+            Kernel::Perlin => {
+                let $k = Kernel::Perlin;
+                $body
+            }
+            Kernel::Simplex => {
+                let $k = Kernel::Simplex;
+                $body
+            }
+            Kernel::Cellular(CellularReturn::F1) => {
+                let $k = Kernel::Cellular(CellularReturn::F1);
+                $body
+            }
+            Kernel::Cellular(CellularReturn::F2) => {
+                let $k = Kernel::Cellular(CellularReturn::F2);
+                $body
+            }
+            Kernel::Cellular(CellularReturn::F2MinusF1) => {
+                let $k = Kernel::Cellular(CellularReturn::F2MinusF1);
+                $body
+            }
+        }
+    }};
+}
+pub(crate) use unswitch_kernel;
 
 /// A separable kernel on already split axes.
 #[inline(always)]
@@ -145,22 +195,26 @@ fn kernel_groups<S: Simd, const D: usize, const B: usize>(
     padded: usize,
     out: &mut [f32; B],
 ) {
-    let mut g = 0;
-    while g < padded {
-        let v = match kernel {
-            Kernel::Simplex if D == 2 => kernels::simplex2(s, &p[0][g..], &p[1][g..], seed),
-            Kernel::Simplex => kernels::simplex3(s, &p[0][g..], &p[1][g..], &p[D - 1][g..], seed),
-            k => {
-                let mut ax = [Axis::<S>::zero(s); D];
-                for (a, axis) in ax.iter_mut().enumerate() {
-                    *axis = split_axis(s, &p[a][g..], a);
+    unswitch_kernel!(kernel, |kernel| {
+        let mut g = 0;
+        while g < padded {
+            let v = match kernel {
+                Kernel::Simplex if D == 2 => kernels::simplex2(s, &p[0][g..], &p[1][g..], seed),
+                Kernel::Simplex => {
+                    kernels::simplex3(s, &p[0][g..], &p[1][g..], &p[D - 1][g..], seed)
                 }
-                separable(s, k, ax, seed)
-            }
-        };
-        s.store(v, &mut out[g..]);
-        g += S::LANES;
-    }
+                k => {
+                    let mut ax = [Axis::<S>::zero(s); D];
+                    for (a, axis) in ax.iter_mut().enumerate() {
+                        *axis = split_axis(s, &p[a][g..], a);
+                    }
+                    separable(s, k, ax, seed)
+                }
+            };
+            s.store(v, &mut out[g..]);
+            g += S::LANES;
+        }
+    })
 }
 
 /// Working memory of one block of positions, allocated once per fill and

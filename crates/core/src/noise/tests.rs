@@ -130,24 +130,31 @@ fn every_level_equals_scalar_bit_for_bit() {
 
 #[test]
 fn grids_equal_point_queries() {
-    // Long rows take the row path (x from its table, other axes broadcast),
-    // short ones (fewer than two vectors, not a multiple of one) the packed
-    // path, which copies table runs into lanes across row ends.
-    for (x2, x3) in [(37, 19), (7, 5)] {
-        grids_equal_point_queries_at(x2, x3);
+    // Rows of a whole number of vectors take the row path (x from its
+    // table, other axes broadcast); other rows of at least a vector run
+    // blocks across row ends (blending the rows' broadcasts in the vector
+    // that crosses one); shorter ones copy table runs into lanes. The last
+    // sizes hold more than a block (256 samples), which then ends mid-row.
+    for (s2, s3) in [
+        ([37, 5], [19, 3, 4]),
+        ([7, 5], [5, 3, 4]),
+        ([32, 3], [16, 2, 2]),
+        ([45, 13], [21, 7, 5]),
+    ] {
+        grids_equal_point_queries_at(s2, s3);
     }
 }
 
-fn grids_equal_point_queries_at(x2: usize, x3: usize) {
+fn grids_equal_point_queries_at(size2: [usize; 2], size3: [usize; 3]) {
     let g2 = Grid2 {
         origin: [-40.25, 1.0e7 + 0.5],
         step: [0.75, 1.25],
-        size: [x2, 5],
+        size: size2,
     };
     let g3 = Grid3 {
         origin: [3.0, -2.0e6, 7.5],
         step: [1.0, 0.5, 2.0],
-        size: [x3, 3, 4],
+        size: size3,
     };
     for n in all_noises() {
         for level in Level::supported() {

@@ -6,11 +6,12 @@
 //! query computes (same f64 position, same scalar split and hash), so grids
 //! equal points bit for bit.
 
-use super::super::kernels::Axis;
+use super::super::kernels::{self, Axis};
 use super::super::lattice::axis_triple;
 use super::super::simd::{Simd, scalar::Scalar};
 use super::{
     BLOCK, Job, OctaveSource, Scratch, block, clamp_coord, is_separable, octaves, separable,
+    unswitch_kernel,
 };
 use crate::noise::{Kernel, Noise, Octave};
 
@@ -25,32 +26,104 @@ struct AxisTable {
 }
 
 impl AxisTable {
+    /// Inlined into each level's entry point, so the scalar split's floor
+    /// is that level's rounding instruction, not a library call.
+    #[inline(always)]
     fn new(origin: f64, step: f64, n: usize, frequency: f64, axis: usize) -> Self {
         let mut t = AxisTable {
-            f: Vec::with_capacity(n),
-            h: std::array::from_fn(|_| Vec::with_capacity(n)),
+            f: vec![0.0; n],
+            h: std::array::from_fn(|_| vec![0; n]),
         };
         for i in 0..n {
             let v = clamp_coord((origin + i as f64 * step) * frequency);
             let (f, lo, hi) = Scalar.split(&[v]);
-            let h = axis_triple(Scalar, lo, hi, axis);
-            t.f.push(f);
-            for (col, hv) in t.h.iter_mut().zip(h) {
-                col.push(hv);
-            }
+            let [h0, h1, h2] = axis_triple(Scalar, lo, hi, axis);
+            t.f[i] = f;
+            t.h[0][i] = h0;
+            t.h[1][i] = h1;
+            t.h[2][i] = h2;
         }
-        // Repeat the last entry for a full vector of the widest level, so
-        // the row path can load whole vectors past the end of a row (those
-        // lanes' values are dropped).
-        if let Some(&last) = t.f.last() {
-            t.f.resize(n + PAD, last);
-            for col in &mut t.h {
-                let last = col[n - 1];
-                col.resize(n + PAD, last);
-            }
+        // Repeat the axis after its end (index `i % n`) for a block and a
+        // vector of the widest level, so the row paths load whole vectors
+        // past a row's end (the next row's x; those lanes either belong to
+        // the next row or are dropped).
+        repeat(&mut t.f, n + BLOCK + PAD);
+        for col in &mut t.h {
+            repeat(col, n + BLOCK + PAD);
         }
         t
     }
+
+    /// Entry `i`, broadcast.
+    #[inline(always)]
+    fn splat<S: Simd>(&self, s: S, i: usize) -> Axis<S> {
+        Axis {
+            f: s.splat(self.f[i]),
+            h: [
+                s.splat_i(self.h[0][i]),
+                s.splat_i(self.h[1][i]),
+                s.splat_i(self.h[2][i]),
+            ],
+        }
+    }
+
+    /// Entries `i..i + len` as vectors of `lanes` (`len` a multiple of it):
+    /// one bounds check per call, none per vector.
+    #[inline(always)]
+    fn vectors(
+        &self,
+        i: usize,
+        len: usize,
+        lanes: usize,
+    ) -> impl Iterator<Item = (&[f32], [&[u32]; 3])> {
+        let r = i..i + len;
+        self.f[r.clone()]
+            .chunks_exact(lanes)
+            .zip(self.h[0][r.clone()].chunks_exact(lanes))
+            .zip(self.h[1][r.clone()].chunks_exact(lanes))
+            .zip(self.h[2][r].chunks_exact(lanes))
+            .map(|(((f, a), b), c)| (f, [a, b, c]))
+    }
+
+    /// Entries `i..i + LANES`.
+    #[inline(always)]
+    fn load<S: Simd>(&self, s: S, i: usize) -> Axis<S> {
+        Axis {
+            f: s.load(&self.f[i..]),
+            h: [
+                s.load_i(&self.h[0][i..]),
+                s.load_i(&self.h[1][i..]),
+                s.load_i(&self.h[2][i..]),
+            ],
+        }
+    }
+}
+
+/// Extends `v` to `len` entries by repeating it (entry `i` is `v[i % n]`).
+fn repeat<T: Copy>(v: &mut Vec<T>, len: usize) {
+    let n = v.len();
+    if n == 0 {
+        return;
+    }
+    while v.len() < len {
+        let more = (len - v.len()).min(n);
+        v.extend_from_within(..more);
+    }
+}
+
+/// One axis of the grid at one octave, scaled and clamped per index:
+/// `clamp((origin + i·step) · frequency)`, the value the per-position path
+/// gives the kernel, for `len` entries with index `i % n` (the axis
+/// repeated, so runs past its end continue on the next row's values).
+fn scaled_axis(origin: f64, step: f64, n: usize, len: usize, frequency: f64) -> Vec<f64> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let mut axis: Vec<f64> = (0..n)
+        .map(|i| clamp_coord((origin + i as f64 * step) * frequency))
+        .collect();
+    repeat(&mut axis, len);
+    axis
 }
 
 /// The per-axis index of linear sample `start` (x fastest).
@@ -174,6 +247,83 @@ impl<const D: usize> GridJob<'_, D> {
         }
     }
 
+    /// Runs the octave loop on every row in blocks along x (blocks never
+    /// cross a row), with the octave source `source(row index, block start)`.
+    #[inline(always)]
+    fn by_rows<Src: OctaveSource<BLOCK>>(
+        &mut self,
+        lanes: usize,
+        mut source: impl FnMut([usize; D], usize) -> Src,
+    ) {
+        let (mut value, mut acc) = ([0.0f32; BLOCK], [0.0f32; BLOCK]);
+        let nx = self.size[0];
+        let rows = self.out.len() / nx.max(1);
+        for r in 0..rows {
+            let idx = unravel(r * nx, self.size);
+            let mut i0 = 0;
+            while i0 < nx {
+                let n = (nx - i0).min(BLOCK);
+                let padded = n.div_ceil(lanes) * lanes;
+                let mut src = source(idx, i0);
+                let at = r * nx + i0;
+                let out = &mut self.out[at..at + n];
+                octaves(self.noise, padded, &mut value, &mut acc, out, &mut src);
+                i0 += n;
+            }
+        }
+    }
+
+    /// The per-sample kernels (simplex) without warp: each octave's scaled
+    /// coordinates are tabulated per axis once (x repeated row after row, so
+    /// any run of samples finds its x values contiguous), then every block
+    /// reads x from its table and the other axes from short runs. The same
+    /// f64 values the per-position path computes, so the same bits.
+    #[inline(always)]
+    fn by_coords<S: Simd>(&mut self, s: S) {
+        let coords: Vec<[Vec<f64>; D]> = self
+            .noise
+            .octaves
+            .iter()
+            .map(|o| {
+                std::array::from_fn(|a| {
+                    let n = self.size[a];
+                    let len = if a == 0 { n + BLOCK + PAD } else { n };
+                    scaled_axis(self.origin[a], self.step[a], n, len, o.frequency)
+                })
+            })
+            .collect();
+        if self.size[0].is_multiple_of(S::LANES) {
+            // Rows fill whole vectors: blocks stay inside a row, the other
+            // axes are one value each, broadcast.
+            return self.by_rows(S::LANES, |idx, i0| FromCoords {
+                s,
+                coords: &coords,
+                idx,
+                i0,
+            });
+        }
+        // Otherwise blocks run on across rows, so no lane is wasted at a
+        // row's end.
+        let (mut value, mut acc) = ([0.0f32; BLOCK], [0.0f32; BLOCK]);
+        let mut lanes = Box::new([[0.0f64; BLOCK]; D]);
+        let mut start = 0;
+        while start < self.out.len() {
+            let n = (self.out.len() - start).min(BLOCK);
+            let padded = n.div_ceil(S::LANES) * S::LANES;
+            let mut src = FromCoordRuns {
+                s,
+                coords: &coords,
+                lanes: &mut lanes,
+                size: self.size,
+                start,
+                n,
+            };
+            let out = &mut self.out[start..start + n];
+            octaves(self.noise, padded, &mut value, &mut acc, out, &mut src);
+            start += n;
+        }
+    }
+
     /// The tabulated path, for separable kernels without warp.
     #[inline(always)]
     fn by_tables<S: Simd>(&mut self, s: S) {
@@ -187,32 +337,38 @@ impl<const D: usize> GridJob<'_, D> {
                 })
             })
             .collect();
-        let (mut value, mut acc, mut res) = ([0.0f32; BLOCK], [0.0f32; BLOCK], [0.0f32; BLOCK]);
         let kernel = noise.params.kernel;
-        let nx = self.size[0];
-        if nx.is_multiple_of(S::LANES) || nx >= 2 * S::LANES {
-            // Rows long enough to fill vectors: blocks never cross a row, so
-            // x comes straight from its table and the other axes are one
+        if self.size[0].is_multiple_of(S::LANES) {
+            // Rows that fill whole vectors: blocks never cross a row, so x
+            // comes straight from its table and the other axes are one
             // value each, broadcast (no per-sample copying).
-            let rows = self.out.len() / nx.max(1);
-            for r in 0..rows {
-                let idx = unravel(r * nx, self.size);
-                let mut i0 = 0;
-                while i0 < nx {
-                    let n = (nx - i0).min(BLOCK);
-                    let padded = n.div_ceil(S::LANES) * S::LANES;
-                    let mut src = FromRow {
-                        s,
-                        kernel,
-                        tables: &tables,
-                        idx,
-                        i0,
-                    };
-                    octaves(noise, padded, &mut value, &mut acc, &mut res, &mut src);
-                    let at = r * nx + i0;
-                    self.out[at..at + n].copy_from_slice(&res[..n]);
-                    i0 += n;
-                }
+            return self.by_rows(S::LANES, |idx, i0| FromRow {
+                s,
+                kernel,
+                tables: &tables,
+                idx,
+                i0,
+            });
+        }
+        let (mut value, mut acc) = ([0.0f32; BLOCK], [0.0f32; BLOCK]);
+        if self.size[0] >= S::LANES {
+            // Rows of at least a vector: blocks run on across rows (no lane
+            // wasted at a row's end); x still comes from its table, and a
+            // vector crossing a row's end blends the two rows' broadcasts.
+            let mut start = 0;
+            while start < self.out.len() {
+                let n = (self.out.len() - start).min(BLOCK);
+                let padded = n.div_ceil(S::LANES) * S::LANES;
+                let mut src = FromRuns {
+                    s,
+                    kernel,
+                    tables: &tables,
+                    size: self.size,
+                    start,
+                };
+                let out = &mut self.out[start..start + n];
+                octaves(noise, padded, &mut value, &mut acc, out, &mut src);
+                start += n;
             }
             return;
         }
@@ -233,8 +389,8 @@ impl<const D: usize> GridJob<'_, D> {
                 start,
                 n,
             };
-            octaves(noise, padded, &mut value, &mut acc, &mut res, &mut src);
-            self.out[start..start + n].copy_from_slice(&res[..n]);
+            let out = &mut self.out[start..start + n];
+            octaves(noise, padded, &mut value, &mut acc, out, &mut src);
             start += n;
         }
     }
@@ -254,6 +410,21 @@ struct FromTables<'a, S: Simd, const D: usize> {
 impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromTables<'_, S, D> {
     #[inline(always)]
     fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
+        unswitch_kernel!(self.kernel, |kernel| self
+            .eval_with(kernel, k, oct, padded, value))
+    }
+}
+
+impl<S: Simd, const D: usize> FromTables<'_, S, D> {
+    #[inline(always)]
+    fn eval_with(
+        &mut self,
+        kernel: Kernel,
+        k: usize,
+        oct: &Octave,
+        padded: usize,
+        value: &mut [f32; BLOCK],
+    ) {
         let s = self.s;
         self.lanes
             .assemble(&self.tables[k], self.size, self.start, self.n, padded);
@@ -271,7 +442,7 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromTables<'_, S, D> {
                     ],
                 };
             }
-            s.store(separable(s, self.kernel, ax, oct.seed), &mut value[g..]);
+            s.store(separable(s, kernel, ax, oct.seed), &mut value[g..]);
             g += S::LANES;
         }
     }
@@ -292,34 +463,200 @@ struct FromRow<'a, S: Simd, const D: usize> {
 impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRow<'_, S, D> {
     #[inline(always)]
     fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
+        unswitch_kernel!(self.kernel, |kernel| {
+            let s = self.s;
+            let t = &self.tables[k];
+            let mut ax = [Axis::<S>::zero(s); D];
+            for a in 1..D {
+                ax[a] = t[a].splat(s, self.idx[a]);
+            }
+            let out = value[..padded].chunks_exact_mut(S::LANES);
+            for (o, (f, h)) in out.zip(t[0].vectors(self.i0, padded, S::LANES)) {
+                ax[0] = Axis {
+                    f: s.load(f),
+                    h: [s.load_i(h[0]), s.load_i(h[1]), s.load_i(h[2])],
+                };
+                s.store(separable(s, kernel, ax, oct.seed), o);
+            }
+        })
+    }
+}
+
+/// Octave values of a block inside one row for the per-sample kernels:
+/// x's scaled coordinates from the octave's table, the other axes' broadcast.
+struct FromCoords<'a, S: Simd, const D: usize> {
+    s: S,
+    coords: &'a [[Vec<f64>; D]],
+    /// The per-axis index of the row's first sample.
+    idx: [usize; D],
+    /// Where the block starts along x.
+    i0: usize,
+}
+
+impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromCoords<'_, S, D> {
+    #[inline(always)]
+    fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
         let s = self.s;
-        let t = &self.tables[k];
-        let mut ax = [Axis::<S>::zero(s); D];
-        for a in 1..D {
-            let (tb, i) = (&t[a], self.idx[a]);
-            ax[a] = Axis {
-                f: s.splat(tb.f[i]),
-                h: [
-                    s.splat_i(tb.h[0][i]),
-                    s.splat_i(tb.h[1][i]),
-                    s.splat_i(tb.h[2][i]),
-                ],
-            };
-        }
-        let tx = &t[0];
+        let t = &self.coords[k];
+        let y = [t[1][self.idx[1]]; PAD];
+        let z = [t[D - 1][self.idx[D - 1]]; PAD];
+        let x = &t[0][self.i0..self.i0 + padded];
         let mut g = 0;
         while g < padded {
-            let i = self.i0 + g;
-            ax[0] = Axis {
-                f: s.load(&tx.f[i..]),
-                h: [
-                    s.load_i(&tx.h[0][i..]),
-                    s.load_i(&tx.h[1][i..]),
-                    s.load_i(&tx.h[2][i..]),
-                ],
+            let v = if D == 2 {
+                kernels::simplex2(s, &x[g..], &y, oct.seed)
+            } else {
+                kernels::simplex3(s, &x[g..], &y, &z, oct.seed)
             };
-            s.store(separable(s, self.kernel, ax, oct.seed), &mut value[g..]);
+            s.store(v, &mut value[g..]);
             g += S::LANES;
+        }
+    }
+}
+
+/// Octave values of a block of consecutive samples (crossing rows) for the
+/// per-sample kernels: x from the octave's repeated table, the other axes
+/// filled run by run.
+struct FromCoordRuns<'a, S: Simd, const D: usize> {
+    s: S,
+    coords: &'a [[Vec<f64>; D]],
+    /// Per-lane coordinates of axes 1.. (axis 0 unused).
+    lanes: &'a mut [[f64; BLOCK]; D],
+    size: [usize; D],
+    start: usize,
+    n: usize,
+}
+
+impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromCoordRuns<'_, S, D> {
+    #[inline(always)]
+    fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
+        let s = self.s;
+        let t = &self.coords[k];
+        let nx = self.size[0];
+        let mut idx = unravel(self.start, self.size);
+        let x0 = idx[0];
+        let mut l = 0;
+        while l < self.n {
+            let run = (nx - idx[0]).min(self.n - l);
+            for a in 1..D {
+                self.lanes[a][l..l + run].fill(t[a][idx[a]]);
+            }
+            l += run;
+            advance(&mut idx, self.size, run);
+        }
+        for a in 1..D {
+            let last = self.lanes[a][self.n - 1];
+            self.lanes[a][self.n..padded].fill(last);
+        }
+        // Lanes past `n` read on into the next row's x: real coordinates,
+        // whose values are dropped.
+        let x = &t[0][x0..x0 + padded];
+        let (y, z) = (&self.lanes[1], &self.lanes[D - 1]);
+        let mut g = 0;
+        while g < padded {
+            let v = if D == 2 {
+                kernels::simplex2(s, &x[g..], &y[g..], oct.seed)
+            } else {
+                kernels::simplex3(s, &x[g..], &y[g..], &z[g..], oct.seed)
+            };
+            s.store(v, &mut value[g..]);
+            g += S::LANES;
+        }
+    }
+}
+
+/// Lane indices, for the masks of vectors that cross a row's end.
+const IOTA: [f32; 16] = [
+    0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0,
+];
+
+/// Octave values of a block of consecutive samples on rows of at least one
+/// vector: x loaded from its (repeated) table, every other axis broadcast,
+/// and where a vector crosses a row's end, the two rows' broadcasts blended
+/// (lanes before the end take this row's, the rest the next row's).
+struct FromRuns<'a, S: Simd, const D: usize> {
+    s: S,
+    kernel: Kernel,
+    tables: &'a [[AxisTable; D]],
+    size: [usize; D],
+    /// The block's first sample (linear index).
+    start: usize,
+}
+
+impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRuns<'_, S, D> {
+    #[inline(always)]
+    fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
+        unswitch_kernel!(self.kernel, |kernel| self
+            .eval_with(kernel, k, oct, padded, value))
+    }
+}
+
+impl<S: Simd, const D: usize> FromRuns<'_, S, D> {
+    #[inline(always)]
+    fn eval_with(
+        &mut self,
+        kernel: Kernel,
+        k: usize,
+        oct: &Octave,
+        padded: usize,
+        value: &mut [f32; BLOCK],
+    ) {
+        let s = self.s;
+        let t = &self.tables[k];
+        let (size, nx) = (self.size, self.size[0]);
+        let iota = s.load(&IOTA);
+        // The per-axis index of the vector's first lane.
+        let mut idx = unravel(self.start, size);
+        let x0 = idx[0];
+        let mut ax = [Axis::<S>::zero(s); D];
+        let mut g = 0;
+        while g < padded {
+            // The vectors inside this row: the other axes are loop
+            // invariants there (what they alone feed is computed once).
+            for a in 1..D {
+                ax[a] = t[a].splat(s, idx[a]);
+            }
+            let inside = ((nx - idx[0]) / S::LANES * S::LANES).min(padded - g);
+            let out = value[g..g + inside].chunks_exact_mut(S::LANES);
+            for (o, (f, h)) in out.zip(t[0].vectors(x0 + g, inside, S::LANES)) {
+                ax[0] = Axis {
+                    f: s.load(f),
+                    h: [s.load_i(h[0]), s.load_i(h[1]), s.load_i(h[2])],
+                };
+                s.store(separable(s, kernel, ax, oct.seed), o);
+            }
+            g += inside;
+            idx[0] += inside;
+            if g >= padded {
+                break;
+            }
+            // The vector across the row's end: lanes before it keep this
+            // row's broadcasts, the rest take the next row's.
+            let left = nx - idx[0];
+            let mut next = idx;
+            advance(&mut next, size, left);
+            ax[0] = t[0].load(s, x0 + g);
+            // Past the grid's last row the lanes are padding: dropped.
+            if next[D - 1] < size[D - 1] {
+                let m = s.lt(iota, s.splat(left as f32));
+                for a in 1..D {
+                    let b = t[a].splat(s, next[a]);
+                    let h = ax[a].h;
+                    ax[a] = Axis {
+                        f: s.select(m, ax[a].f, b.f),
+                        h: [
+                            s.select_i(m, h[0], b.h[0]),
+                            s.select_i(m, h[1], b.h[1]),
+                            s.select_i(m, h[2], b.h[2]),
+                        ],
+                    };
+                }
+            }
+            s.store(separable(s, kernel, ax, oct.seed), &mut value[g..]);
+            g += S::LANES;
+            // On into the next row (a row holds a vector, so one end at most).
+            idx = next;
+            idx[0] = S::LANES - left;
         }
     }
 }
@@ -327,10 +664,13 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRow<'_, S, D> {
 impl<const D: usize> Job for GridJob<'_, D> {
     #[inline(always)]
     fn run<S: Simd>(&mut self, s: S) {
-        if is_separable(self.noise.params.kernel) && self.noise.warp.is_none() {
+        let kernel = self.noise.params.kernel;
+        if self.noise.warp.is_some() {
+            self.by_positions(s)
+        } else if is_separable(kernel) {
             self.by_tables(s)
         } else {
-            self.by_positions(s)
+            self.by_coords(s)
         }
     }
 }

@@ -105,6 +105,16 @@ impl Simd for Avx2 {
         }
     }
     #[inline(always)]
+    fn grad2(self, t: [&[f32; 16]; 2], h: __m256i, x: __m256, y: __m256) -> __m256 {
+        // The 2D tables repeat with period 8: one permute each (it reads the
+        // index's low 3 bits), instead of two permutes and a blend.
+        unsafe {
+            let gx = _mm256_permutevar8x32_ps(_mm256_loadu_ps(t[0].as_ptr()), h);
+            let gy = _mm256_permutevar8x32_ps(_mm256_loadu_ps(t[1].as_ptr()), h);
+            _mm256_add_ps(_mm256_mul_ps(gx, x), _mm256_mul_ps(gy, y))
+        }
+    }
+    #[inline(always)]
     fn grad3(self, _t: [&[f32; 16]; 3], h: __m256i, x: __m256, y: __m256, z: __m256) -> __m256 {
         // Perlin's own selection instead of three table lookups:
         // u = h < 8 ? x : y; v = h < 4 ? y : (h is 12 or 14 ? x : z);

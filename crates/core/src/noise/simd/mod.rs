@@ -157,6 +157,19 @@ pub(crate) trait Simd: Copy {
     fn eq_i(self, a: Self::I, b: Self::I) -> Self::M;
     fn select_i(self, m: Self::M, a: Self::I, b: Self::I) -> Self::I;
 
+    /// A 2D gradient dot product `gx·x + gy·y`, `(gx, gy)` from the
+    /// 16-entry tables at `h & 15`, evaluated as two products and one sum.
+    /// The kernels' 2D tables repeat with period 8 (asserted at compile
+    /// time beside them), so a backend may look up `h & 7` in the first 8
+    /// entries instead: the same values, so the same bits.
+    #[inline(always)]
+    fn grad2(self, t: [&[f32; 16]; 2], h: Self::I, x: Self::F, y: Self::F) -> Self::F {
+        self.add(
+            self.mul(self.table16(t[0], h), x),
+            self.mul(self.table16(t[1], h), y),
+        )
+    }
+
     /// Perlin's improved-noise gradient dot product for hash `h` (its low 4
     /// bits): `(gx·x + gy·y) + gz·z` with `(gx, gy, gz)` from the 16-entry
     /// tables. Backends may compute it another way provided every nonzero
