@@ -235,3 +235,46 @@ fn the_bot_sails_on_some_islands() {
     }
     assert!(sailed >= 10, "the bot sailed in {sailed} of 60 games");
 }
+
+#[test]
+fn the_bot_takes_the_quicker_of_a_walk_and_a_sail_to_one_place() {
+    // Neighbouring harbours: a trail and a sea route lead to the same
+    // place, and the bot considers only the quicker (both when equal).
+    let defs = example::definitions();
+    let mut checked = 0;
+    for seed in 0..300 {
+        let mut game = Game::new(&defs, "island", Seed::new(seed)).unwrap();
+        while game.act(game.here(), "explore").is_ok() {}
+        let paths = game.discovered_paths(game.here());
+        let options = game.possible_actions();
+        let kept = mangekyo_world::bot::quickest_ways(&game, options.clone());
+        for sea in paths.iter().filter(|p| p.sea) {
+            let Some(walk) = paths
+                .iter()
+                .find(|p| !p.sea && p.destination == sea.destination)
+            else {
+                continue;
+            };
+            let open = |o| options.iter().any(|(x, _)| *x == o);
+            if !open(sea.path) || !open(walk.path) {
+                continue;
+            }
+            checked += 1;
+            let has = |o| kept.iter().any(|(x, _)| *x == o);
+            assert_eq!(has(sea.path), sea.minutes <= walk.minutes, "seed {seed}");
+            assert_eq!(has(walk.path), walk.minutes <= sea.minutes, "seed {seed}");
+        }
+        // Everything else passes as it was.
+        assert!(
+            options
+                .iter()
+                .filter(|(o, _)| !paths.iter().any(|p| p.path == *o))
+                .all(|a| kept.contains(a)),
+            "seed {seed}"
+        );
+    }
+    assert!(
+        checked > 0,
+        "no start harbour with a trail and a route to one place"
+    );
+}
