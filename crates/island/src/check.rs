@@ -31,6 +31,7 @@ pub fn check(defs: &Definitions) -> Vec<Finding> {
     unused_object_defs(defs, &mut out);
     unused_axes(defs, &mut out);
     impossible_types(defs, &mut out);
+    idle_boats(defs, &mut out);
     translations(defs, &mut out);
     out
 }
@@ -44,6 +45,9 @@ fn unused_object_defs(defs: &Definitions, out: &mut Vec<Finding>) {
     for s in defs.scopes().values() {
         used.insert(&s.player);
         used.insert(&s.path);
+        if let Some(sea) = &s.sea_routes {
+            used.insert(&sea.path);
+        }
     }
     for (name, def) in defs.object_defs() {
         if !used.contains(name.as_str()) {
@@ -100,6 +104,39 @@ fn impossible_types(defs: &Definitions, out: &mut Vec<Finding>) {
                     ),
                 });
             }
+        }
+    }
+}
+
+/// Sea routes that could never be sailed: one site of the type at most,
+/// or a path def with nothing to do on it.
+fn idle_boats(defs: &Definitions, out: &mut Vec<Finding>) {
+    for s in defs.scopes().values() {
+        let Some(sea) = &s.sea_routes else { continue };
+        let path = format!("generation_scopes.{}.sea_routes", s.name);
+        if s.max_sites_per_type == Some(1) {
+            out.push(Finding {
+                path: path.clone(),
+                origin: Some(s.origin.clone()),
+                message: format!(
+                    "max_sites_per_type is 1, so no island has two '{}' sites to link",
+                    sea.between
+                ),
+            });
+        }
+        if defs
+            .object_defs()
+            .get(&sea.path)
+            .is_some_and(|d| d.interactions.is_empty())
+        {
+            out.push(Finding {
+                path,
+                origin: Some(s.origin.clone()),
+                message: format!(
+                    "object_def '{}' declares no interaction, so no sea route can be used",
+                    sea.path
+                ),
+            });
         }
     }
 }

@@ -21,6 +21,11 @@
 //!    ([`generate::paths`]);
 //! 6. names from their own random stream ([`generate::names`]).
 //!
+//! A scope's `sea_routes` (boats between sites of one type) are derived
+//! from the finished map by [`sea_routes`], a pure function that draws
+//! nothing: they are not part of the [`IslandMap`], so a scope with or
+//! without boats has the same layout.
+//!
 //! The map holds only generation results; turning it into world objects is
 //! `mangekyo-world`'s job, and this crate knows nothing of it. Readable
 //! forms: [`view::json`], [`view::svg`], [`view::text`].
@@ -54,6 +59,7 @@ pub use defs::load::{DefinitionsLoader, load_definitions};
 pub use defs::{Definitions, Localization, UnknownChoice};
 pub use error::{Diagnostic, GenerateError, LoadError};
 pub use generate::generate_island;
+pub use generate::sea::{SeaRoute, sea_routes};
 pub use map::{Assignment, IslandEdge, IslandMap, LocationName, Site};
 
 /// Version of the generator's output. Bumped on any change that moves a

@@ -18,6 +18,11 @@ pub fn path_required_progresses(paths: usize, progress_max: f64) -> Vec<f64> {
         .collect()
 }
 
+/// `required_progress` of every sea route (both directions): the first
+/// search of either end finds it (the harbour master points out the
+/// boats), whatever the place's land paths need.
+pub const SEA_ROUTE_REQUIRED_PROGRESS: f64 = 0.0;
+
 /// Progress after one explore action: `progress + step`, capped at `max`.
 pub fn explore_step(progress: f64, step: f64, max: f64) -> f64 {
     (progress + step).min(max)

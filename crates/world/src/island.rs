@@ -3,7 +3,7 @@
 //! without its location.
 
 use crate::object::ObjectId;
-use mangekyo_island::{IslandMap, LocationName};
+use mangekyo_island::{IslandMap, LocationName, SeaRoute};
 use std::collections::BTreeMap;
 
 /// The map and its site ⇄ object correspondence (the guide's
@@ -15,18 +15,23 @@ pub struct SpawnedIsland {
     lands: Vec<ObjectId>,
     site_of: BTreeMap<ObjectId, u32>,
     paths: BTreeMap<(u32, u32), ObjectId>,
+    sea_routes: Vec<SeaRoute>,
+    sea_paths: BTreeMap<(u32, u32), ObjectId>,
 }
 
 impl SpawnedIsland {
-    /// Only the spawner builds one, with every site's land and every
-    /// edge's two paths.
+    /// Only the spawner builds one, with every site's land, every edge's
+    /// two paths and every sea route's two paths.
     pub(crate) fn new(
         map: IslandMap,
         lands: Vec<ObjectId>,
         paths: BTreeMap<(u32, u32), ObjectId>,
+        sea_routes: Vec<SeaRoute>,
+        sea_paths: BTreeMap<(u32, u32), ObjectId>,
     ) -> Self {
         debug_assert_eq!(lands.len(), map.sites.len());
         debug_assert_eq!(paths.len(), 2 * map.edges.len());
+        debug_assert_eq!(sea_paths.len(), 2 * sea_routes.len());
         let site_of = lands
             .iter()
             .enumerate()
@@ -37,6 +42,8 @@ impl SpawnedIsland {
             lands,
             site_of,
             paths,
+            sea_routes,
+            sea_paths,
         }
     }
 
@@ -70,8 +77,38 @@ impl SpawnedIsland {
         self.paths.get(&(from, to)).copied()
     }
 
-    /// Every path object, by (from site, to site).
+    /// Every land path object (an edge's), by (from site, to site).
     pub fn paths(&self) -> &BTreeMap<(u32, u32), ObjectId> {
         &self.paths
+    }
+
+    /// The scope's sea routes on this island, sorted by `(a, b)` (none
+    /// without `sea_routes`).
+    pub fn sea_routes(&self) -> &[SeaRoute] {
+        &self.sea_routes
+    }
+
+    /// The sea-route path object from one site to another, if a route
+    /// links them.
+    pub fn sea_path(&self, from: u32, to: u32) -> Option<ObjectId> {
+        self.sea_paths.get(&(from, to)).copied()
+    }
+
+    /// Every sea-route path object, by (from site, to site).
+    pub fn sea_paths(&self) -> &BTreeMap<(u32, u32), ObjectId> {
+        &self.sea_paths
+    }
+
+    /// Whether a path object is a sea route.
+    pub fn is_sea_path(&self, path: ObjectId) -> bool {
+        self.sea_paths.values().any(|&p| p == path)
+    }
+
+    /// Every path object, land and sea, with its (from, to) sites.
+    pub fn all_paths(&self) -> impl Iterator<Item = ((u32, u32), ObjectId)> + '_ {
+        self.paths
+            .iter()
+            .chain(&self.sea_paths)
+            .map(|(&k, &v)| (k, v))
     }
 }

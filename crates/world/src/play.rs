@@ -125,8 +125,11 @@ pub struct PathInfo {
     pub path: ObjectId,
     /// Where it leads.
     pub destination: ObjectId,
-    /// Minutes to walk it.
+    /// Its `travel_minutes`.
     pub minutes: u32,
+    /// Whether it is a sea route (the scope's `sea_routes`) rather than a
+    /// path of the network.
+    pub sea: bool,
 }
 
 /// A game in progress: the world, the island, the explorer.
@@ -279,6 +282,7 @@ impl Game {
             path,
             destination: self.world.object_ref(path, prop::DESTINATION_ID).ok()?,
             minutes: self.world.number(path, prop::TRAVEL_MINUTES).ok()? as u32,
+            sea: self.island.is_sea_path(path),
         })
     }
 
@@ -356,6 +360,19 @@ impl Game {
     /// The ending reached, if the game is over.
     pub fn ending(&self) -> Option<&mangekyo_island::defs::interact::EndingDef> {
         self.ended.map(|i| &self.scope().endings[i])
+    }
+
+    /// Minutes interaction `name` of `target` would take now, with the
+    /// explorer acting (`None` if the object has no such interaction or
+    /// its duration cannot be evaluated).
+    pub fn minutes_of(&self, target: ObjectId, name: &str) -> Option<u32> {
+        let def = self.interactions_of(target)?.get(name)?;
+        let ctx = Context {
+            this: target,
+            agent: self.player,
+            it: None,
+        };
+        interaction::minutes_for(def, &self.world, &ctx).ok()
     }
 
     /// Every action whose requirements hold now: (object, interaction).

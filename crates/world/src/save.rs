@@ -183,7 +183,7 @@ fn verify(game: &Game, fresh: &World) -> Result<(), String> {
     // The fresh world lacks only the explorer, created right after spawning.
     if objects.len() != fresh.objects().len() + 1 {
         return Err(format!(
-            "{} objects, expected {}",
+            "{} objects, expected {} (were the definitions edited since the save, e.g. sea routes added?)",
             objects.len(),
             fresh.objects().len() + 1
         ));
@@ -250,7 +250,7 @@ fn kind_name(k: Kind) -> &'static str {
 }
 
 /// Every object sits where the rules allow: locations in the world, the
-/// explorer in one visited location, every path at its origin, discovered
+/// explorer in one visited location, every path (land or sea) at its origin, discovered
 /// exactly when exploring its origin or its destination revealed it.
 fn verify_places(game: &Game) -> Result<(), String> {
     let w = &game.world;
@@ -269,7 +269,7 @@ fn verify_places(game: &Game) -> Result<(), String> {
     if !visited.contains(&here) || visited.iter().any(|v| game.island.site_of(*v).is_none()) {
         return Err("the visited places do not fit the explorer's position".into());
     }
-    for (&(from, _), &path) in game.island.paths() {
+    for ((from, _), path) in game.island.all_paths() {
         let origin = lands[from as usize];
         let discovered = due(game, path, origin) || {
             let back = w
@@ -296,9 +296,8 @@ fn verify_places(game: &Game) -> Result<(), String> {
             w.slot(land, slot::FIXTURES).len() + w.slot(land, slot::UNDISCOVERED_FIXTURES).len();
         let expected = game
             .island
-            .paths()
-            .keys()
-            .filter(|(f, _)| lands[*f as usize] == land)
+            .all_paths()
+            .filter(|((f, _), _)| lands[*f as usize] == land)
             .count();
         let others = w
             .slot(land, slot::CHARACTERS)

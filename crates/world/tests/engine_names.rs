@@ -85,6 +85,11 @@ fn the_engine_names_nothing_of_the_example_world() {
         "stamina",
         "land.harbor",
         "harbor",
+        // The sea routes: their path def, its interaction, the harbours'
+        // property it reads and changes.
+        "path.boat",
+        "sail",
+        "boats",
     ] {
         assert!(names.contains(n), "{n} is one of the example's names");
     }
@@ -113,4 +118,7 @@ fn the_scan_sees_a_planted_name() {
     let names = example_names();
     let planted = code_of("let x = game.act(here, \"explore\"); // rest\nlet travel_minutes = 1;");
     assert_eq!(hits(&planted, &names), ["explore"]);
+    // A spawner that looked for the boats' def or property by name.
+    let planted = code_of("if def.name == \"path.boat\" { w.number(land, \"boats\") } // sail");
+    assert_eq!(hits(&planted, &names), ["boats", "path.boat"]);
 }

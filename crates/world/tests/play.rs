@@ -22,8 +22,15 @@ fn exploring_to_the_end_reveals_every_path_of_the_place_and_only_those() {
             w.slot(here, slot::UNDISCOVERED_FIXTURES).is_empty(),
             "seed {seed}: all paths known at 100%"
         );
+        // Its edges' paths and, at a harbour, its sea routes.
         let degree = game.island().map().edges_of(site).count();
-        assert_eq!(w.slot(here, slot::FIXTURES).len(), degree);
+        let routes = game
+            .island()
+            .sea_routes()
+            .iter()
+            .filter(|r| r.a == site || r.b == site)
+            .count();
+        assert_eq!(w.slot(here, slot::FIXTURES).len(), degree + routes);
         for &land in game.island().lands() {
             if land == here {
                 continue;

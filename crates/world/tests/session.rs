@@ -1,7 +1,8 @@
-//! The terminal game: a scripted session's transcript is a golden snapshot
-//! (in English and Japanese), save → load → continue gives the same
-//! transcript as an uninterrupted run, and bad saves are refused with a
-//! reason. `UPDATE_EXPECT=1` rewrites the snapshots.
+//! The terminal game: scripted sessions' transcripts are golden snapshots
+//! (in English and Japanese: a tour on foot, and a voyage between two
+//! harbours by sea), save → load → continue gives the same transcript as
+//! an uninterrupted run, and bad saves are refused with a reason.
+//! `UPDATE_EXPECT=1` rewrites the snapshots.
 
 use mangekyo_core::Seed;
 use mangekyo_island::example;
@@ -11,11 +12,18 @@ use std::path::Path;
 
 const SEED: u64 = 42;
 
+fn lines_of(text: &'static str) -> Vec<&'static str> {
+    text.lines().filter(|l| !l.trim().is_empty()).collect()
+}
+
 fn script() -> Vec<&'static str> {
-    include_str!("scripts/tour.txt")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .collect()
+    lines_of(include_str!("scripts/tour.txt"))
+}
+
+/// Seed 42 starts on a harbour with a sea route: sail there and back and
+/// there again, search the far harbour, look at the map.
+fn voyage() -> Vec<&'static str> {
+    lines_of(include_str!("scripts/voyage.txt"))
 }
 
 fn session(lang: &str) -> Session {
@@ -49,6 +57,15 @@ fn scripted_sessions_match_their_snapshots() {
 }
 
 #[test]
+fn a_scripted_voyage_matches_its_snapshots() {
+    for lang in ["en", "ja"] {
+        let got = transcript(&mut session(lang), &voyage(), true);
+        assert!(got.contains("sail 2"), "{got}");
+        check_snapshot(&format!("voyage_seed{SEED}_{lang}.txt"), &got);
+    }
+}
+
+#[test]
 fn a_place_named_by_its_type_alone_is_not_named_twice() {
     // Seed 7: Spring is the island's only spring, so its name is its type.
     let defs = example::definitions();
@@ -76,10 +93,22 @@ fn a_place_named_by_its_type_alone_is_not_named_twice() {
 
 #[test]
 fn save_load_continue_equals_an_uninterrupted_run() {
-    let defs = example::definitions();
     let lines = script();
-    let whole = transcript(&mut session("en"), &lines, false);
-    for cut in [0, 1, 5, 12, 20, lines.len() - 1] {
+    resumes_exactly(&lines, &[0, 1, 5, 12, 20, lines.len() - 1]);
+}
+
+#[test]
+fn save_load_continue_equals_an_uninterrupted_voyage() {
+    // Every cut: before and after each sailing, so boats that moved and
+    // routes found from the other end are saved and restored.
+    let lines = voyage();
+    resumes_exactly(&lines, &(0..lines.len()).collect::<Vec<_>>());
+}
+
+fn resumes_exactly(lines: &[&str], cuts: &[usize]) {
+    let defs = example::definitions();
+    let whole = transcript(&mut session("en"), lines, false);
+    for &cut in cuts {
         let mut first = session("en");
         let head = transcript(&mut first, &lines[..cut], false);
         let json = match first.handle("save").effect {

@@ -68,7 +68,7 @@ export async function startGame({ panel, seed, lang, mark, setStatus }) {
       type: 'button', 'data-command': name, onclick: () => send(name),
     }, name)));
     paths.replaceChildren(...status.paths.map((p) => el('li', {},
-      el('span', {}, `${p.n}. ${p.name} · ${p.minutes} min${p.visited ? ' ✓' : ''}`),
+      el('span', {}, `${p.n}. ${p.name} · ${p.minutes} min${p.sea ? ' by sea' : ''}${p.visited ? ' ✓' : ''}`),
       ...p.actions.map((name) => el('button', {
         type: 'button', 'data-command': `${name} ${p.n}`, onclick: () => send(`${name} ${p.n}`),
       }, name)))));

@@ -28,16 +28,41 @@ const WORLD_SLOTS: [(&str, &[ObjectKind]); 2] = [
 
 pub(crate) struct InteractionChecker<'d> {
     defs: &'d BTreeMap<String, ObjectDef>,
+    /// The location defs each path def's paths can start and end at
+    /// (`None`: any location).
+    path_ends: BTreeMap<String, Option<Vec<String>>>,
     /// (key path, message) pairs.
     pub(crate) errors: Vec<(String, String)>,
 }
 
 impl<'d> InteractionChecker<'d> {
-    pub(crate) fn new(defs: &'d BTreeMap<String, ObjectDef>) -> Self {
+    pub(crate) fn new(
+        defs: &'d BTreeMap<String, ObjectDef>,
+        path_ends: BTreeMap<String, Option<Vec<String>>>,
+    ) -> Self {
         InteractionChecker {
             defs,
+            path_ends,
             errors: Vec::new(),
         }
+    }
+
+    /// The locations paths of these defs lie between: where a path is
+    /// (`here` while acting on it) and where it leads (`destination_id`).
+    fn ends_of(&self, paths: &[&'d ObjectDef]) -> Ty<'d> {
+        let mut names: Vec<&str> = Vec::new();
+        for p in paths {
+            match self.path_ends.get(&p.name) {
+                Some(Some(list)) => names.extend(list.iter().map(String::as_str)),
+                _ => return self.of_kind(ObjectKind::Location),
+            }
+        }
+        Ty::Defs(
+            self.defs
+                .values()
+                .filter(|d| d.kind == ObjectKind::Location && names.contains(&d.name.as_str()))
+                .collect(),
+        )
     }
 
     fn of_kind(&self, kind: ObjectKind) -> Ty<'d> {
@@ -216,6 +241,8 @@ impl<'d> InteractionChecker<'d> {
         let mut ty = match r.root {
             RefRoot::This => Ty::Defs(vec![def]),
             RefRoot::Agent => self.of_kind(ObjectKind::Character),
+            // Acting on a path, the agent stands where the path starts.
+            RefRoot::Here if def.kind == ObjectKind::Path => self.ends_of(&[def]),
             RefRoot::Here => self.of_kind(ObjectKind::Location),
             RefRoot::World => Ty::World,
             RefRoot::It => match it {
@@ -248,10 +275,9 @@ impl<'d> InteractionChecker<'d> {
             Ty::Defs(d) => d,
         };
         let target = PATH_REFERENCES.iter().find(|(p, _)| *p == prop);
-        let mut kind = None;
         for d in defs {
             match target {
-                Some((_, k)) if d.kind == ObjectKind::Path => kind = Some(*k),
+                Some(_) if d.kind == ObjectKind::Path => {}
                 _ => {
                     self.errors.push((
                         path.to_string(),
@@ -269,8 +295,12 @@ impl<'d> InteractionChecker<'d> {
                 }
             }
         }
-        Some(match kind {
-            Some(k) => self.of_kind(k),
+        // A path leads between the locations its def's paths join, and
+        // its return path has its own def (the spawner makes both alike).
+        Some(match target {
+            Some((_, ObjectKind::Location)) => self.ends_of(defs),
+            Some((_, ObjectKind::Path)) => Ty::Defs(defs.clone()),
+            Some((_, k)) => self.of_kind(*k),
             None => Ty::Defs(Vec::new()),
         })
     }

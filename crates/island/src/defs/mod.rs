@@ -338,6 +338,24 @@ pub struct ExploreDef {
     pub progress: f64,
 }
 
+/// Sea routes: the boats' lines between sites of one location type (the
+/// scope key `sea_routes`). Which pairs are linked is a pure function of
+/// the map ([`crate::generate::sea::sea_routes`]); the spawner makes two
+/// paths of `path` per route, as it does per edge of the path network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeaRoutesDef {
+    /// The location type whose sites are linked (`between`).
+    pub between: String,
+    /// The object def each route spawns as (kind `path`).
+    pub path: String,
+    /// Each site links to this many nearest others (by sea); `None`: to
+    /// every other.
+    pub nearest: Option<u32>,
+    /// Boat speed: the metres of a route become its `travel_minutes` in
+    /// whole steps of the walking time's grain.
+    pub meters_per_minute: f64,
+}
+
 /// A generation scope: everything one kind of island needs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScopeDef {
@@ -366,6 +384,8 @@ pub struct ScopeDef {
     pub player: String,
     /// Object def every path spawns from (kind `path`).
     pub path: String,
+    /// Boats between sites of one type, if the scope has any.
+    pub sea_routes: Option<SeaRoutesDef>,
     /// One explore action.
     pub explore: ExploreDef,
     /// How a game ends, checked in order after every action.

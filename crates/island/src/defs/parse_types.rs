@@ -5,7 +5,7 @@ use super::parse::FileParser;
 use super::read::{index, join};
 use super::{
     AxisPreference, CoastDef, ElevationDef, ExploreDef, Guarantee, HardLimit, LocationTypeDef,
-    OrderBy, Prefer, ScopeDef, VariantDef,
+    OrderBy, Prefer, ScopeDef, SeaRoutesDef, VariantDef,
 };
 use crate::yaml::{Node, Value};
 use std::collections::BTreeMap;
@@ -345,6 +345,10 @@ impl FileParser<'_, '_> {
             "path",
             "the object def every path spawns from",
         );
+        let sea_routes = match f.opt("sea_routes") {
+            Some(n) => self.sea_routes(n, &join(path, "sea_routes")).map(Some),
+            None => Some(None),
+        };
         let explore = f
             .req(&mut self.r, path, "explore", "{ minutes, progress }")
             .and_then(|n| self.explore(n, &join(path, "explore")));
@@ -372,6 +376,7 @@ impl FileParser<'_, '_> {
             start: start?,
             player: player?,
             path: path_def?,
+            sea_routes: sea_routes?,
             explore: explore?,
             origin: self.origin(key),
         };
@@ -391,6 +396,55 @@ impl FileParser<'_, '_> {
         let p = join(path, key);
         self.spot(n, &p);
         self.r.string(n, &p)
+    }
+
+    /// `{ between, path, nearest, meters_per_minute }`.
+    fn sea_routes(&mut self, node: &Node, path: &str) -> Option<SeaRoutesDef> {
+        self.spot(node, path);
+        let mut f = self
+            .r
+            .map(node, path, "{ between, path, nearest, meters_per_minute }")?;
+        let between = self.reference(
+            &mut f,
+            path,
+            "between",
+            "the location type whose sites the boats link",
+        );
+        let path_def = self.reference(
+            &mut f,
+            path,
+            "path",
+            "the object def each sea route spawns as (kind path)",
+        );
+        let nearest = match f.opt("nearest") {
+            Some(n) => self
+                .r
+                .integer(n, &join(path, "nearest"), 1, i64::from(MAX_SITE_COUNT))
+                .map(|v| Some(v as u32)),
+            None => Some(None),
+        };
+        let speed = f
+            .req(
+                &mut self.r,
+                path,
+                "meters_per_minute",
+                "the boats' speed, a number >= 1",
+            )
+            .and_then(|n| {
+                self.r
+                    .number_where(n, &join(path, "meters_per_minute"), ">= 1", |v| v >= 1.0)
+            });
+        f.finish(
+            &mut self.r,
+            path,
+            &["between", "path", "nearest", "meters_per_minute"],
+        );
+        Some(SeaRoutesDef {
+            between: between?,
+            path: path_def?,
+            nearest: nearest?,
+            meters_per_minute: speed?,
+        })
     }
 
     fn site_count(&mut self, node: &Node, path: &str) -> Option<(u32, u32)> {
@@ -566,7 +620,7 @@ impl FileParser<'_, '_> {
 }
 
 /// The keys a generation scope may hold.
-const SCOPE_KEYS: [&str; 14] = [
+const SCOPE_KEYS: [&str; 15] = [
     "endings",
     "bot",
     "site_count",
@@ -580,5 +634,6 @@ const SCOPE_KEYS: [&str; 14] = [
     "start",
     "player",
     "path",
+    "sea_routes",
     "explore",
 ];

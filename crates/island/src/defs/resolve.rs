@@ -27,7 +27,8 @@ pub(crate) fn resolve(draft: Draft) -> (Definitions, Vec<Diagnostic>) {
     }
     c.coverage();
     c.localization();
-    let mut ic = super::check_interact::InteractionChecker::new(&draft.object_defs);
+    let mut ic =
+        super::check_interact::InteractionChecker::new(&draft.object_defs, path_ends(&draft));
     ic.check_all();
     for s in draft.scopes.values() {
         let base = format!("generation_scopes.{}", s.name);
@@ -50,6 +51,33 @@ pub(crate) fn resolve(draft: Draft) -> (Definitions, Vec<Diagnostic>) {
         localization: draft.localization,
     };
     (defs, diags)
+}
+
+/// Where the paths of each path def can lie, as the spawner makes them: a
+/// scope's `path` links any two locations, its `sea_routes.path` only
+/// sites of the `between` type. `None`: any location (also for a path def
+/// no scope uses); a path def whose only user is broken maps to no def,
+/// so the broken reference is reported once, not again per property.
+fn path_ends(draft: &Draft) -> BTreeMap<String, Option<Vec<String>>> {
+    let mut ends: BTreeMap<String, Option<Vec<String>>> = BTreeMap::new();
+    for s in draft.scopes.values() {
+        ends.insert(s.path.clone(), None);
+    }
+    for s in draft.scopes.values() {
+        let Some(sea) = &s.sea_routes else { continue };
+        let Some(list) = ends
+            .entry(sea.path.clone())
+            .or_insert_with(|| Some(Vec::new()))
+        else {
+            continue;
+        };
+        if let Some(ty) = draft.location_types.get(&sea.between)
+            && !list.contains(&ty.object_def)
+        {
+            list.push(ty.object_def.clone());
+        }
+    }
+    ends
 }
 
 struct Checker<'d> {
@@ -245,6 +273,17 @@ impl<'d> Checker<'d> {
         }
         self.object_def(&s.player, ObjectKind::Character, &format!("{base}.player"));
         self.object_def(&s.path, ObjectKind::Path, &format!("{base}.path"));
+        if let Some(sea) = &s.sea_routes {
+            let path = format!("{base}.sea_routes");
+            self.exists(
+                &draft.location_types,
+                "location_types",
+                "location type",
+                &sea.between,
+                &format!("{path}.between"),
+            );
+            self.object_def(&sea.path, ObjectKind::Path, &format!("{path}.path"));
+        }
         if let Some(coast) = s.coast
             && coast.clamp_ring_sites
         {

@@ -11,6 +11,7 @@ mod matching;
 pub mod names;
 pub mod paths;
 pub mod place;
+pub mod sea;
 pub mod types;
 
 use crate::GenerateError;

@@ -1,10 +1,12 @@
-//! An SVG map of an island: the coastline through the ring sites, paths (MST
-//! solid, re-added detour savers dashed) with travel minutes, sites coloured
-//! by type with localised names, and a legend.
+//! An SVG map of an island: the coastline through the ring sites, sea
+//! routes (blue dashes round the coast), paths (MST solid, re-added detour
+//! savers dashed) with travel minutes, sites coloured by type with
+//! localised names, and a legend.
 
 use super::number;
 use crate::Definitions;
 use crate::generate::place::ISLAND_RADIUS;
+use crate::generate::sea::{SEA_RADIUS, SeaRoute, sea_arc, sea_routes};
 use crate::map::{IslandMap, Site};
 use std::fmt::Write;
 
@@ -36,9 +38,12 @@ pub fn render(map: &IslandMap, defs: &Definitions, lang: &str) -> String {
     );
     let _ = writeln!(svg, r##"<rect width="{w}" height="{h}" fill="#cfe6f2"/>"##);
     coastline(&mut svg, map);
+    // A map from other definitions (no such scope) simply has no boats.
+    let routes = sea_routes(defs, map).unwrap_or_default();
+    sea(&mut svg, map, &routes);
     edges(&mut svg, map);
     sites(&mut svg, map, defs, lang);
-    legend(&mut svg, map, defs, lang);
+    legend(&mut svg, map, defs, lang, &routes);
     svg.push_str("</svg>\n");
     svg
 }
@@ -96,6 +101,49 @@ fn coastline(svg: &mut String, map: &IslandMap) {
         svg,
         r##"<path d="{d} Z" fill="#efe4c4" stroke="#b9a36a" stroke-width="3"/>"##
     );
+}
+
+/// How sea routes are drawn: blue dashes, apart from the paths' browns.
+const SEA_STYLE: &str = r##"fill="none" stroke="#1f5f8b" stroke-width="2" stroke-dasharray="2 5" stroke-linecap="round""##;
+
+/// Distance between the lanes of drawn sea routes, in island radii
+/// (about 4 px): three routes stay between the coastline and the frame.
+const SEA_LANE: f64 = 0.012;
+
+/// Sea routes: out from the first site, round the coast along
+/// [`SEA_RADIUS`], in to the other, with the sailing minutes mid-arc.
+fn sea(svg: &mut String, map: &IslandMap, routes: &[SeaRoute]) {
+    if routes.is_empty() {
+        return;
+    }
+    svg.push_str("<g id=\"sea-routes\">\n");
+    for (i, route) in routes.iter().enumerate() {
+        // Routes sharing a stretch of coast would hide each other: each
+        // gets its own lane, a few pixels apart round SEA_RADIUS.
+        let lane = SEA_RADIUS + (i as f64 - (routes.len() - 1) as f64 / 2.0) * SEA_LANE;
+        let r_px = px(lane, 0.0).0 - px(0.0, 0.0).0;
+        let (a, b) = (&map.sites[route.a as usize], &map.sites[route.b as usize]);
+        let arc = sea_arc(a.x, a.y, b.x, b.y);
+        let at = |angle: f64| px(lane * libm::cos(angle), lane * libm::sin(angle));
+        let ((ax, ay), (bx, by)) = (px(a.x, a.y), px(b.x, b.y));
+        let (ox, oy) = at(arc.start);
+        let (ix, iy) = at(arc.start + arc.sweep);
+        // y points down on screen, so anticlockwise on the island is
+        // SVG's negative sweep direction.
+        let sweep = u8::from(arc.sweep < 0.0);
+        let _ = writeln!(
+            svg,
+            r#"<path d="M{ax:.1},{ay:.1} L{ox:.1},{oy:.1} A{r_px:.1},{r_px:.1} 0 0 {sweep} {ix:.1},{iy:.1} L{bx:.1},{by:.1}" {SEA_STYLE}/>"#
+        );
+        let (mx, my) = at(arc.start + arc.sweep / 2.0);
+        let _ = writeln!(
+            svg,
+            r##"<text x="{mx:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="#1f5f8b" stroke="#cfe6f2" stroke-width="3" paint-order="stroke">{}′</text>"##,
+            my + 3.5,
+            route.travel_minutes
+        );
+    }
+    svg.push_str("</g>\n");
 }
 
 fn edges(svg: &mut String, map: &IslandMap) {
@@ -161,6 +209,7 @@ fn site(svg: &mut String, s: &Site, defs: &Definitions, lang: &str) {
 struct LegendWords {
     tree: &'static str,
     extra: &'static str,
+    sea: &'static str,
     summary: &'static str,
     minutes: &'static str,
     fallback: &'static str,
@@ -171,6 +220,7 @@ fn legend_words(lang: &str) -> LegendWords {
         LegendWords {
             tree: "全域木の道",
             extra: "近道として足した道",
+            sea: "航路（船）",
             summary: "{sites} か所、道の総延長 {km} km",
             minutes: "N′ = 移動にかかる分",
             fallback: "点線の縁 = 代替の型",
@@ -179,6 +229,7 @@ fn legend_words(lang: &str) -> LegendWords {
         LegendWords {
             tree: "spanning tree",
             extra: "detour savers",
+            sea: "sea routes (boats)",
             summary: "{sites} sites, {km} km of paths",
             minutes: "N′ = travel minutes",
             fallback: "dashed ring = fallback type",
@@ -186,7 +237,7 @@ fn legend_words(lang: &str) -> LegendWords {
     }
 }
 
-fn legend(svg: &mut String, map: &IslandMap, defs: &Definitions, lang: &str) {
+fn legend(svg: &mut String, map: &IslandMap, defs: &Definitions, lang: &str, routes: &[SeaRoute]) {
     let words = legend_words(lang);
     let x0 = MAP_SIZE + 10.0;
     let _ = writeln!(
@@ -237,7 +288,7 @@ fn legend(svg: &mut String, map: &IslandMap, defs: &Definitions, lang: &str) {
         map.edges.iter().filter(|e| !e.mst).count(),
     );
     let km: f64 = map.edges.iter().map(|e| e.meters).sum::<f64>() / 1000.0;
-    let rows = [
+    let mut rows = vec![
         (
             r##"stroke="#5a4632" stroke-width="2.4""##,
             format!("{} ({mst})", words.tree),
@@ -247,6 +298,9 @@ fn legend(svg: &mut String, map: &IslandMap, defs: &Definitions, lang: &str) {
             format!("{} ({extra})", words.extra),
         ),
     ];
+    if !routes.is_empty() {
+        rows.push((SEA_STYLE, format!("{} ({})", words.sea, routes.len())));
+    }
     for (style, text) in rows {
         let _ = writeln!(
             svg,

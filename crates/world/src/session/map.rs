@@ -1,5 +1,6 @@
 //! The `map` command: what the explorer knows, drawn in ASCII — visited
-//! places, places a known path leads to, and the known paths between them.
+//! places, places a known path leads to, and the known paths between them
+//! (sea routes only by their ends).
 //! Nothing unknown is drawn, so the map fills in as the island is explored.
 
 use super::text::words;
@@ -44,7 +45,11 @@ pub(super) fn render(game: &Game, lang: &str) -> String {
                 .find(|i| i.path == *p)
             {
                 known.insert(info.destination);
-                if game.visited().contains(&land) || game.visited().contains(&info.destination) {
+                // Sea routes go round the coast, not across it: their
+                // ends are drawn, a straight line would cross the land.
+                let seen =
+                    game.visited().contains(&land) || game.visited().contains(&info.destination);
+                if seen && !info.sea {
                     lines.push((land, info.destination));
                 }
             }

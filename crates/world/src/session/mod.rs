@@ -217,13 +217,15 @@ impl Session {
                     ""
                 };
                 let dir = self.direction(here, p.destination);
+                let template = if p.sea { w.path_line_sea } else { w.path_line };
                 let line = fill(
-                    w.path_line,
+                    template,
                     &[
                         ("dir", dir),
                         ("n", &(i + 1).to_string()),
                         ("place", &self.name(p.destination)),
                         ("minutes", &p.minutes.to_string()),
+                        ("verbs", &self.verbs(p.path)),
                     ],
                 );
                 lines.push(format!("{line}{mark}"));
@@ -235,6 +237,15 @@ impl Session {
             n => lines.push(fill(w.hidden, &[("count", &n.to_string())])),
         }
         lines.join("\n")
+    }
+
+    /// What can be done on an object, by its def's interaction names
+    /// (joined by `/`): a sea route's command word.
+    fn verbs(&self, obj: ObjectId) -> String {
+        self.game
+            .interactions_of(obj)
+            .map(|m| m.keys().cloned().collect::<Vec<_>>().join("/"))
+            .unwrap_or_default()
     }
 
     /// Every interaction name the definitions give, for `help`.
@@ -284,11 +295,19 @@ impl Session {
                     .map(|p| p.path)
                     .ok_or_else(|| fill(w.no_such_path, &[("n", arg)]))?,
                 Err(_) => {
+                    // By name: a way there that takes this command first
+                    // (a place can be reached on foot and by sea).
                     let wanted = arg.to_lowercase();
-                    known
+                    let there: Vec<ObjectId> = known
                         .iter()
-                        .find(|p| self.name(p.destination).to_lowercase().starts_with(&wanted))
+                        .filter(|p| self.name(p.destination).to_lowercase().starts_with(&wanted))
                         .map(|p| p.path)
+                        .collect();
+                    there
+                        .iter()
+                        .copied()
+                        .find(|p| has(p))
+                        .or(there.first().copied())
                         .ok_or_else(|| w.unknown_path.to_string())?
                 }
             };
@@ -360,12 +379,13 @@ impl Session {
         for path in &done.ran.revealed {
             if let Some((i, p)) = known.iter().enumerate().find(|(_, p)| p.path == *path) {
                 lines.push(fill(
-                    w.found,
+                    if p.sea { w.found_sea } else { w.found },
                     &[
                         ("dir", self.direction(done.from, p.destination)),
                         ("n", &(i + 1).to_string()),
                         ("place", &self.name(p.destination)),
                         ("minutes", &p.minutes.to_string()),
+                        ("verbs", &self.verbs(p.path)),
                     ],
                 ));
             }

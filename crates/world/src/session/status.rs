@@ -54,8 +54,10 @@ pub struct PathStatus {
     pub site: u32,
     /// That site's localised name.
     pub name: String,
-    /// Minutes to walk it.
+    /// Its `travel_minutes`.
     pub minutes: u32,
+    /// Whether it is a sea route.
+    pub sea: bool,
     /// Whether the explorer has been there.
     pub visited: bool,
     /// Interactions possible on the path now (command: `name n`).
@@ -91,6 +93,7 @@ impl Session {
                 site: island.site_of(p.destination).unwrap_or(0),
                 name: self.name(p.destination),
                 minutes: p.minutes,
+                sea: p.sea,
                 visited: game.visited().contains(&p.destination),
                 actions: on(p.path),
             })

@@ -27,6 +27,9 @@ pub struct Words {
     pub path_line: &'static str,
     /// Compass points from north, clockwise, in eighths.
     pub compass: [&'static str; 8],
+    /// One known sea route: as `path_line`, and `{verbs}` (what can be
+    /// done on it, from the definitions).
+    pub path_line_sea: &'static str,
     /// Mark on a path whose destination was visited.
     pub visited_mark: &'static str,
     /// No path known yet.
@@ -44,6 +47,8 @@ pub struct Words {
     /// A path found: `{n}` (its number in `paths`), `{dir}`, `{place}`,
     /// `{minutes}`.
     pub found: &'static str,
+    /// A sea route found: as `found`, and `{verbs}`.
+    pub found_sea: &'static str,
     /// The place is now fully explored: `{place}`.
     pub fully: &'static str,
     /// A walk: `{place}`, `{minutes}`.
@@ -84,6 +89,7 @@ pub const EN: Words = Words {
     place_alone: "{place} — explored {pct}%",
     paths_header: "Paths you know:",
     path_line: "  {n}. {dir} to {place} — {minutes} min",
+    path_line_sea: "  {n}. {dir} to {place} by sea — {minutes} min (`{verbs} {n}`)",
     compass: [
         "north",
         "north-east",
@@ -102,6 +108,7 @@ pub const EN: Words = Words {
     clock: "{time}",
     time: "Day {day}, {hh}:{mm}",
     found: "You find path {n}: {dir} to {place} ({minutes} min).",
+    found_sea: "You find sea route {n}: {dir} to {place} by sea ({minutes} min, `{verbs} {n}`).",
     fully: "You have explored every corner of {place}.",
     walk: "You walk to {place} ({minutes} min).",
     first_visit: " You have never been here before.",
@@ -128,6 +135,7 @@ pub const JA: Words = Words {
     place_alone: "{place} — 探索 {pct}%",
     paths_header: "知っている道:",
     path_line: "  {n}. {dir}の{place}へ — {minutes}分",
+    path_line_sea: "  {n}. 海路で{dir}の{place}へ — {minutes}分（`{verbs} {n}`）",
     compass: ["北", "北東", "東", "南東", "南", "南西", "西", "北西"],
     visited_mark: "（訪問済み）",
     no_paths: "ここから続く道はまだ知らない。",
@@ -137,6 +145,7 @@ pub const JA: Words = Words {
     clock: "{time}",
     time: "{day}日目 {hh}:{mm}",
     found: "道 {n} を見つけた：{dir}の{place}へ（{minutes}分）。",
+    found_sea: "航路 {n} を見つけた：海路で{dir}の{place}へ（{minutes}分、`{verbs} {n}`）。",
     fully: "{place}の隅々まで探索した。",
     walk: "{place}へ歩いた（{minutes}分）。",
     first_visit: "初めて来た場所だ。",
