@@ -133,29 +133,36 @@ impl NoiseBackend for NoiseRs {
     }
 }
 
+/// Where chunks are timed: a mountain belt and a lowland of the default planet.
+const SPOTS: [(&str, LatLon); 2] = [
+    (
+        "mountain",
+        LatLon {
+            lat: 10.0,
+            lon: 20.0,
+        },
+    ),
+    (
+        "lowland",
+        LatLon {
+            lat: 47.0,
+            lon: 96.0,
+        },
+    ),
+];
+
 fn bench_chunks(c: &mut criterion::Criterion) {
-    let planet = Planet::new(PlanetParams::default()).unwrap();
+    // The version-1 stack: what the noise-library comparison is about.
+    let planet = Planet::new(PlanetParams {
+        generator_version: 1,
+        ..PlanetParams::default()
+    })
+    .unwrap();
     let rs = NoiseRs::new(&planet);
     let mut g = c.benchmark_group("planet_chunk_256sq");
     g.throughput(Throughput::Elements(256 * 256));
-    let spots = [
-        (
-            "mountain",
-            LatLon {
-                lat: 10.0,
-                lon: 20.0,
-            },
-        ),
-        (
-            "lowland",
-            LatLon {
-                lat: 47.0,
-                lon: 96.0,
-            },
-        ),
-    ];
     let mut pairs = Vec::new();
-    for (place, at) in spots {
+    for (place, at) in SPOTS {
         for (lod, layers, what) in [
             (0, Layers::ALL, "all"),
             (0, Layers::HEIGHT, "height"),
@@ -204,8 +211,60 @@ fn bench_chunks(c: &mut criterion::Criterion) {
     }
 }
 
+/// A version-3 chunk (all layers: the tectonic surface, the erosion's
+/// change interpolated from the coarse tier, rivers and lakes carved)
+/// against version-2 (the same surface without water) and version-1
+/// chunks at the same place (the budget is ≤ 1.5× version 1). The tier is
+/// computed once before timing (a server caches it).
+fn bench_water_chunks(c: &mut criterion::Criterion) {
+    let v1 = Planet::new(PlanetParams {
+        generator_version: 1,
+        ..PlanetParams::default()
+    })
+    .unwrap();
+    let v2 = Planet::new(PlanetParams {
+        generator_version: 2,
+        ..PlanetParams::default()
+    })
+    .unwrap();
+    let v3 = Planet::new(PlanetParams::default()).unwrap();
+    v3.coarse_tier().unwrap();
+    let mut g = c.benchmark_group("planet_chunk_water_256sq");
+    g.throughput(Throughput::Elements(256 * 256));
+    let mut pairs = Vec::new();
+    for (place, at) in SPOTS {
+        for lod in [0, 9] {
+            let address = v3
+                .space()
+                .locate(Projection::TangentCube, lod, at)
+                .unwrap()
+                .address;
+            let id = format!("{place}_lod{lod}_all");
+            for (name, planet) in [("v3", &v3), ("v2", &v2), ("v1", &v1)] {
+                let req = ChunkRequest {
+                    address,
+                    edge: Edge::Exclusive,
+                    layers: Layers::all(planet.generator_version()),
+                };
+                g.bench_function(BenchmarkId::new(name, &id), |b| {
+                    b.iter(|| planet.sample_chunk(black_box(&req)).unwrap())
+                });
+            }
+            pairs.push((format!("v3/{id}"), format!("v1/{id}")));
+            pairs.push((format!("v3/{id}"), format!("v2/{id}")));
+        }
+    }
+    g.finish();
+    let pairs: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    print_ratios("planet_chunk_water_256sq", 65536.0, &pairs);
+}
+
 fn main() {
     let mut c = criterion();
     bench_chunks(&mut c);
+    bench_water_chunks(&mut c);
     c.final_summary();
 }

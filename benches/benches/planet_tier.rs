@@ -1,8 +1,10 @@
-//! The coarse tier T1 of a version-2 planet at N = 408 (998,784 nodes):
-//! plates, crust and heights on the whole sphere graph, on the current
-//! rayon pool (`RAYON_NUM_THREADS=2` for the 2-core target of
-//! ≤ 2 s). The blob hash is printed so a run on another machine can be
-//! compared bit for bit.
+//! The coarse tier T1: version 2 at N = 408 (998,784 nodes: plates, crust
+//! and heights on the whole sphere graph), and version 3 (with erosion,
+//! drainage, lakes and rivers) at N = 129 (99,846 nodes) and N = 408, on the
+//! current rayon pool (`RAYON_NUM_THREADS=2` for the 2-core targets: ≤ 2 s
+//! for version 2; ≤ 1.5 s at 10⁵ and ≤ 15 s at 10⁶ for version 3). The blob
+//! hashes are printed so a run on another machine can be compared bit for
+//! bit.
 
 use mangekyo_bench::criterion;
 use mangekyo_core::noise::Level;
@@ -12,21 +14,38 @@ use std::time::Duration;
 
 fn main() {
     let mut c = criterion();
-    let planet = Planet::new(PlanetParams::default()).unwrap();
+    let at = |version: u32, n: u32| {
+        Planet::new(PlanetParams {
+            generator_version: version,
+            graph_n: n,
+            ..PlanetParams::default()
+        })
+        .unwrap()
+    };
+    let cases = [
+        ("t1_n408", at(2, 408)),
+        ("t1_water_n129", at(3, 129)),
+        ("t1_water_n408", at(3, 408)),
+    ];
     let mut g = c.benchmark_group("planet_tier");
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(20));
-    g.bench_function("t1_n408", |b| {
-        b.iter(|| CoarseTier::compute(&planet, Level::best()))
-    });
+    for (name, planet) in &cases {
+        g.bench_function(*name, |b| {
+            b.iter(|| CoarseTier::compute(planet, Level::best()))
+        });
+    }
     g.finish();
-    let tier = CoarseTier::compute(&planet, Level::best());
-    println!(
-        "T1 N=408: {} nodes, blob {} bytes, hash {:016x}, {} threads",
-        tier.height.len(),
-        tier.to_bytes().len(),
-        tier.hash(),
-        rayon::current_num_threads()
-    );
+    for (name, planet) in &cases {
+        let tier = CoarseTier::compute(planet, Level::best());
+        println!(
+            "{name}: version {}, {} nodes, blob {} bytes, hash {:016x}, {} threads",
+            planet.generator_version(),
+            tier.height.len(),
+            tier.to_bytes().len(),
+            tier.hash(),
+            rayon::current_num_threads()
+        );
+    }
     c.final_summary();
 }

@@ -61,6 +61,12 @@ export async function getBytes(url, init = {}, onWait) {
   return (await check(url, response)).arrayBuffer();
 }
 
+/** GET a picture as a blob (retrying a 503 after its Retry-After). */
+export async function getBlob(url, init = {}, onWait) {
+  const response = await fetchRetrying(url, init, onWait);
+  return (await check(url, response)).blob();
+}
+
 /** POST a JSON body, answer as JSON. */
 export async function postJson(url, body, init = {}) {
   return getJson(url, {

@@ -42,8 +42,8 @@ test('clicking the globe opens the region as a heightmap', async () => {
   assert.ok(Object.keys(region.biomes).length >= 1);
   await page.click('#controls button:has-text("back to globe")');
   await page.waitForFunction(() => window.mangekyo.debug().region === null);
-  // A mountain belt of the default planet (seed 42, generator version 2:
-  // a convergent boundary on land, 4.9 km high), for relief.
+  // A mountain belt of the default planet (seed 42, generator version 3:
+  // a convergent boundary on land), for relief.
   await page.evaluate(() => window.mangekyo.api.openRegion(4.5, 36));
   const mountains = await waitFor(page, () => window.mangekyo.debug().region, undefined, 60_000);
   assert.ok(mountains.relief[1] - mountains.relief[0] > 300, `relief ${mountains.relief}`);
@@ -81,9 +81,9 @@ test('a region can be cut from every projection', async () => {
   assertNoErrors(assert, page);
 });
 
-/** Shares of the globe texture's pixels in each plate-boundary colour. */
-async function boundaryShares(page) {
-  return page.evaluate(() => {
+/** Shares of the globe texture's pixels in each of `colours` ({ name: [r, g, b] }), exactly. */
+async function colourShares(page, colours) {
+  return page.evaluate((colours) => {
     const image = window.mangekyo.api.globeImage();
     const canvas = document.createElement('canvas');
     canvas.width = image.width;
@@ -91,8 +91,7 @@ async function boundaryShares(page) {
     const g = canvas.getContext('2d');
     g.drawImage(image, 0, 0);
     const { data } = g.getImageData(0, 0, image.width, image.height);
-    const colours = { convergent: [235, 40, 40], divergent: [40, 215, 255], transform: [255, 225, 50] };
-    const counts = { convergent: 0, divergent: 0, transform: 0 };
+    const counts = Object.fromEntries(Object.keys(colours).map((k) => [k, 0]));
     for (let i = 0; i < data.length; i += 4) {
       for (const [kind, [r, gg, b]] of Object.entries(colours)) {
         if (data[i] === r && data[i + 1] === gg && data[i + 2] === b) counts[kind]++;
@@ -100,15 +99,28 @@ async function boundaryShares(page) {
     }
     const n = data.length / 4;
     return Object.fromEntries(Object.entries(counts).map(([k, c]) => [k, c / n]));
-  });
+  }, colours);
 }
 
-test('plate boundaries are drawn over a version-2 globe, coloured by type', async () => {
+/** Shares of the globe texture's pixels in each plate-boundary colour. */
+function boundaryShares(page) {
+  return colourShares(page, { convergent: [235, 40, 40], divergent: [40, 215, 255], transform: [255, 225, 50] });
+}
+
+test('rivers are drawn on a version-3 globe', async () => {
+  // Rivers are narrower than a globe pixel, so the preview draws them as
+  // lines in the fresh-water colour (planet view.rs FRESH_WATER).
+  const { river: share } = await colourShares(page, { river: [52, 104, 196] });
+  assert.ok(share > 0.001, `river pixels: ${share}`);
+  assertNoErrors(assert, page);
+});
+
+test('plate boundaries are drawn over the globe, coloured by type', async () => {
   const state = await page.evaluate(() => window.mangekyo.debug());
   assert.equal(state.globe.overlay, 'none');
   const plain = await boundaryShares(page);
   const box = page.locator('#controls label:has-text("plate boundaries") input');
-  assert.equal(await box.isDisabled(), false, 'the default planet is version 2: it has plates');
+  assert.equal(await box.isDisabled(), false, 'the default planet is version 3: it has plates');
   await box.check();
   await waitFor(page, () => {
     const d = window.mangekyo.debug();

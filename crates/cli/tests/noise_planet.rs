@@ -264,3 +264,48 @@ fn planet_plates_writes_the_librarys_geojson_and_refuses_version_1() {
     assert!(err.contains("generator_version"), "{err}");
     assert!(!path.exists(), "nothing is written on an error");
 }
+
+#[test]
+fn planet_rivers_writes_the_librarys_geojson_and_refuses_bad_boxes() {
+    let path = out("rivers.geojson");
+    let small = ["--seed", "5", "--radius", "400000", "--graph-n", "32"];
+    let mut args = vec!["planet", "rivers"];
+    args.extend(small);
+    args.extend(["-o", path.to_str().unwrap()]);
+    let o = ok(&args);
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(said.contains("drains to the sea"), "{said}");
+    let written = std::fs::read(&path).unwrap();
+    let planet = Planet::new(PlanetParams {
+        seed: 5,
+        radius: 400_000.0,
+        graph_n: 32,
+        ..PlanetParams::default()
+    })
+    .unwrap();
+    let expected = mangekyo_planet::hydro::geojson::rivers_geojson(&planet, None).unwrap();
+    assert_eq!(
+        written,
+        serde_json::to_vec(&expected).unwrap(),
+        "the file is the library's GeoJSON"
+    );
+    std::fs::remove_file(&path).unwrap();
+
+    for (extra, named) in [
+        (vec!["--bbox", "10,0,5,1"], "bbox"),
+        (vec!["--bbox", "0,0,0,1"], "bbox"),
+        (vec!["--bbox", "-200,0,5,1"], "bbox"),
+        (vec!["--generator-version", "2"], "generator_version"),
+    ] {
+        let mut args = vec!["planet", "rivers"];
+        args.extend(small);
+        args.extend(extra.iter().copied());
+        args.extend(["-o", path.to_str().unwrap()]);
+        let refused = mangekyo(&args);
+        assert!(!refused.status.success(), "{extra:?}");
+        let err = String::from_utf8_lossy(&refused.stderr);
+        assert!(err.contains(named), "{extra:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+        assert!(!path.exists(), "nothing is written on an error");
+    }
+}

@@ -232,17 +232,18 @@ async fn replicas_serve_identical_bytes_and_survive_a_kill() {
     drop(b);
 }
 
-/// Version 2 over MariaDB: the replica that creates a planet computes its
-/// coarse tier and stores it; the other loads it from the store (never
-/// computing it again) and serves the same bytes and ETags.
+/// Version 3 (the default) over MariaDB: the replica that creates a planet
+/// computes its coarse tier (erosion, rivers) and stores it; the other
+/// loads it from the store (never computing it again) and serves the same
+/// bytes and ETags, rivers carved from the loaded tier included.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn replicas_serve_identical_version_2_bytes_computing_or_loading_the_tier() {
+async fn replicas_serve_identical_version_3_bytes_computing_or_loading_the_tier() {
     let db = TestDb::new(Backend::MySql).await;
     let (mut a, b) = (Replica::start(&db), Replica::start(&db));
     let c = client();
     let params = json!({"seed": 21, "radius": 200000.0, "pixel_size": 50.0, "graph_n": 128});
-    let created = a.create_planet(&c, "Plates", params).await;
-    assert_eq!(created["generator_version"], 2);
+    let created = a.create_planet(&c, "Rivers", params).await;
+    assert_eq!(created["generator_version"], 3);
     let on_a = a.status(&c, &created).await;
     assert_eq!(
         (&on_a["state"], &on_a["origin"]),
@@ -250,7 +251,7 @@ async fn replicas_serve_identical_version_2_bytes_computing_or_loading_the_tier(
     );
     let id = created["id"].as_i64().unwrap();
     let pin = pin_of(&created);
-    assert!(pin.starts_with("v=2&"), "{pin}");
+    assert!(pin.starts_with("v=3&"), "{pin}");
     b.until_ready(&c, &created).await;
     let on_b = b.status(&c, &created).await;
     assert_eq!(on_b["origin"], "loaded", "{on_b}");
@@ -261,6 +262,9 @@ async fn replicas_serve_identical_version_2_bytes_computing_or_loading_the_tier(
         format!("/v1/planets/{id}/chunks/cube/0/1/1?format=r16&layers=plate&{pin}"),
         format!("/v1/planets/{id}/plates.geojson?cell_deg=3&{pin}"),
         format!("/v1/planets/{id}/preview?width=64&overlay=plates&{pin}"),
+        format!("/v1/planets/{id}/chunks/tangent_cube/0/7/4?format=f32&layers=water&{pin}"),
+        format!("/v1/planets/{id}/chunks/tangent_cube/0/8/3?format=json&layers=height,flow&{pin}"),
+        format!("/v1/planets/{id}/rivers.geojson?{pin}"),
     ];
     same_answers(&c, &a, &b, &urls).await;
 
@@ -268,14 +272,14 @@ async fn replicas_serve_identical_version_2_bytes_computing_or_loading_the_tier(
     // stored: the planet is there, and the other replica makes its tier.
     let r = c
         .post(a.url("/v1/planets"))
-        .json(&json!({"name": "Large", "params": {"seed": 5, "graph_n": 512}}))
+        .json(&json!({"name": "Large", "params": {"seed": 5, "graph_n": 400}}))
         .send()
         .await
         .unwrap();
     assert_eq!(
         r.status(),
         202,
-        "a 1.5-million-node tier takes longer than the create wait"
+        "a million-node tier takes longer than the create wait"
     );
     let large: Value = r.json().await.unwrap();
     a.child.kill().unwrap();

@@ -86,8 +86,9 @@ impl ChunkFormat {
     /// The layers to sample for this format when `asked` (a comma list, or
     /// `all`) was given or not, for a planet of `generator_version`.
     /// Heightmaps hold one layer: `height` (the default, and what `all`
-    /// means for them), or from version 2 `uplift` or `plate`. A preview
-    /// draws heights and biomes, with plate boundaries when `plate` is
+    /// means for them), from version 2 `uplift` or `plate`, from version 3
+    /// `water` or `flow`. A preview draws heights and biomes (with rivers
+    /// and lakes from version 3), with plate boundaries when `plate` is
     /// asked. JSON and `bin` hold every asked layer (default: every layer
     /// of the version).
     pub fn layers(
@@ -105,11 +106,16 @@ impl ChunkFormat {
             ..Layers::NONE
         };
         if self.is_heightmap() {
-            let single = [Layers::HEIGHT, UPLIFT, PLATE];
+            let single = [Layers::HEIGHT, UPLIFT, PLATE, WATER, FLOW];
             return match (asked, text) {
                 (Some(l), _) if l == Layers::all(generator_version) => Ok(Layers::HEIGHT),
                 (Some(l), Some(text)) if !single.contains(&l) => {
-                    let expected = if generator_version >= 2 {
+                    let expected = if generator_version >= 3 {
+                        format!(
+                            "one of height, uplift, plate, water, flow ({} holds one layer), or left out",
+                            self.name()
+                        )
+                    } else if generator_version >= 2 {
                         format!(
                             "one of height, uplift, plate ({} holds one layer), or left out",
                             self.name()
@@ -126,6 +132,7 @@ impl ChunkFormat {
         Ok(match self {
             ChunkFormat::Preview => Layers {
                 plate: asked.is_some_and(|l| l.plate) && generator_version >= 2,
+                water: generator_version >= 3,
                 ..picture
             },
             _ => asked.unwrap_or(Layers::all(generator_version)),
@@ -139,6 +146,14 @@ const UPLIFT: Layers = Layers {
 };
 const PLATE: Layers = Layers {
     plate: true,
+    ..Layers::NONE
+};
+const WATER: Layers = Layers {
+    water: true,
+    ..Layers::NONE
+};
+const FLOW: Layers = Layers {
+    flow: true,
     ..Layers::NONE
 };
 
@@ -199,8 +214,8 @@ impl EncodedChunk {
     }
 }
 
-/// The one layer a heightmap chunk holds: heights, uplift (metres) or
-/// plate ids (exact integers).
+/// The one layer a heightmap chunk holds: heights, uplift, water (metres),
+/// flow (m³/s) or plate ids (exact integers).
 enum Single<'a> {
     Metres(&'a [f32]),
     Plate(&'a [u16]),
@@ -213,6 +228,10 @@ fn single_layer(chunk: &Chunk) -> Single<'_> {
         Single::Metres(&chunk.height)
     } else if !chunk.uplift.is_empty() {
         Single::Metres(&chunk.uplift)
+    } else if !chunk.water.is_empty() {
+        Single::Metres(&chunk.water)
+    } else if !chunk.flow.is_empty() {
+        Single::Metres(&chunk.flow)
     } else {
         Single::Plate(&chunk.plate)
     }
@@ -281,6 +300,10 @@ pub fn heightmap_layer(chunk: &Chunk) -> &'static str {
         "height"
     } else if !chunk.uplift.is_empty() {
         "uplift"
+    } else if !chunk.water.is_empty() {
+        "water"
+    } else if !chunk.flow.is_empty() {
+        "flow"
     } else {
         "plate"
     }

@@ -11,7 +11,8 @@
 //! 13      1    u8  cube face 0..=5 in atlas order (+x, +y, -x, -y, +z, -z), 255 if none
 //! 14      1    u8  edge: 0 exclusive (256 samples a side), 1 shared (257)
 //! 15      1    u8  layer mask: 1 height, 2 temperature, 4 humidity, 8 biome,
-//!                  16 uplift, 32 plate (the last two: generator version 2)
+//!                  16 uplift, 32 plate (generator version 2), 64 water,
+//!                  128 flow (generator version 3)
 //! 16      4    u32 lod
 //! 20      4    u32 cx
 //! 24      4    u32 cy
@@ -21,7 +22,8 @@
 //! 48      …    for each layer in the mask, in bit order, n·n samples row-major:
 //!              height f32 (m), temperature f32 (°C), humidity f32 (0..1),
 //!              biome u8 (index into the JSON form's biome_legend),
-//!              uplift f32 (m), plate u16 (id); each layer starts on a
+//!              uplift f32 (m), plate u16 (id), water f32 (m over the
+//!              ground), flow f32 (m³/s); each layer starts on a
 //!              multiple of 4 bytes (zero padding after biome when a layer
 //!              follows it)
 //! ```
@@ -53,7 +55,7 @@ fn face_code(face: Option<CubeFace>) -> u8 {
 }
 
 /// The header's layer mask of `layers` (1 height, 2 temperature, 4
-/// humidity, 8 biome, 16 uplift, 32 plate): also what names a layer set in
+/// humidity, 8 biome, 16 uplift, 32 plate, 64 water, 128 flow): also what names a layer set in
 /// the service's cache keys, so a new layer gets its bit here once.
 pub fn layer_mask(layers: Layers) -> u8 {
     u8::from(layers.height)
@@ -62,6 +64,8 @@ pub fn layer_mask(layers: Layers) -> u8 {
         | u8::from(layers.biome) << 3
         | u8::from(layers.uplift) << 4
         | u8::from(layers.plate) << 5
+        | u8::from(layers.water) << 6
+        | u8::from(layers.flow) << 7
 }
 
 /// Zero bytes up to the next multiple of 4.
@@ -79,6 +83,8 @@ pub fn encode(chunk: &Chunk, generator_version: u32, params_hash: u64) -> Vec<u8
         biome: !chunk.biome.is_empty(),
         uplift: !chunk.uplift.is_empty(),
         plate: !chunk.plate.is_empty(),
+        water: !chunk.water.is_empty(),
+        flow: !chunk.flow.is_empty(),
     });
     let mut out = Vec::with_capacity(usize::from(HEADER_BYTES) + 13 * n2);
     out.extend_from_slice(MAGIC);
@@ -115,6 +121,14 @@ pub fn encode(chunk: &Chunk, generator_version: u32, params_hash: u64) -> Vec<u8
         pad4(&mut out);
         for v in &chunk.plate {
             out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    for layer in [&chunk.water, &chunk.flow] {
+        if !layer.is_empty() {
+            pad4(&mut out);
+            for v in layer.iter() {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
         }
     }
     out

@@ -21,6 +21,12 @@
 //! - `material`: u8 index into [`MATERIAL_LEGEND`] (an `Enum.Material`
 //!   name): the ground's surface material; under water, the sea floor's.
 //! - `biome`: u8 index into the planet crate's `Biome::LEGEND`.
+//! - `water`: f32 metres of water over the ground: sea, lakes and rivers
+//!   on a generator version 3 planet; before version 3 only the sea
+//!   (`max(0, −height)`), so a client fills water the same way for every
+//!   planet (`Enum.Material.Water` from the ground up to height + water).
+//!   With it, a piece also carries `max_water_level`, the highest water
+//!   surface in the chunk.
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -103,14 +109,17 @@ pub enum RobloxLayer {
     Material,
     /// u8 biome index.
     Biome,
+    /// f32 metres of water over the ground.
+    Water,
 }
 
 impl RobloxLayer {
     /// Every layer, in answer order.
-    pub const ALL: [RobloxLayer; 3] = [
+    pub const ALL: [RobloxLayer; 4] = [
         RobloxLayer::Height,
         RobloxLayer::Material,
         RobloxLayer::Biome,
+        RobloxLayer::Water,
     ];
 
     /// The name in requests and answers.
@@ -119,6 +128,7 @@ impl RobloxLayer {
             RobloxLayer::Height => "height",
             RobloxLayer::Material => "material",
             RobloxLayer::Biome => "biome",
+            RobloxLayer::Water => "water",
         }
     }
 
@@ -131,16 +141,17 @@ impl RobloxLayer {
                 ParamError::new(
                     at.to_owned(),
                     format!("{name:?}"),
-                    "height, material or biome",
+                    "height, material, biome or water",
                 )
             })
     }
 
-    /// The layer's bytes, little-endian, from a chunk sampled with heights
-    /// (for `Height`) or biomes (for the others).
+    /// The layer's bytes, little-endian, from a chunk sampled with
+    /// [`sample_layers`].
     pub fn bytes(self, chunk: &Chunk) -> Vec<u8> {
         match self {
             RobloxLayer::Height => chunk.height.iter().flat_map(|h| h.to_le_bytes()).collect(),
+            RobloxLayer::Water => water(chunk).iter().flat_map(|h| h.to_le_bytes()).collect(),
             RobloxLayer::Material => chunk.biome.iter().map(|&b| material_index(b)).collect(),
             RobloxLayer::Biome => chunk.biome.iter().map(|b| b.index()).collect(),
         }
@@ -211,6 +222,7 @@ pub fn layer_json(
     let value = match (encoding, layer) {
         (Encoding::Buffer, _) => serde_json::to_value(JsonBuffer::new(&layer.bytes(chunk))?),
         (Encoding::Array, RobloxLayer::Height) => serde_json::to_value(&chunk.height),
+        (Encoding::Array, RobloxLayer::Water) => serde_json::to_value(water(chunk)),
         (Encoding::Array, _) => serde_json::to_value(layer.bytes(chunk)),
     };
     Ok(value?)
@@ -224,17 +236,31 @@ struct ChunkPiece {
     face: Option<&'static str>,
     min_height: f32,
     max_height: f32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_water_level: Option<f32>,
     layers: serde_json::Map<String, serde_json::Value>,
 }
 
-/// The layers a chunk must be sampled with for `layers`: heights always
-/// (min/max travel with every chunk), biomes for materials and biomes.
-pub fn sample_layers(layers: &[RobloxLayer]) -> mangekyo_planet::Layers {
+/// Water over the ground: the chunk's `water` layer (version 3), else the
+/// sea over ground below 0 m.
+fn water(chunk: &Chunk) -> Vec<f32> {
+    if chunk.water.is_empty() {
+        chunk.height.iter().map(|&h| (-h).max(0.0)).collect()
+    } else {
+        chunk.water.clone()
+    }
+}
+
+/// The layers a chunk of a `generator_version` planet must be sampled
+/// with for `layers`: heights always (min/max travel with every chunk),
+/// biomes for materials and biomes, water from version 3 when asked.
+pub fn sample_layers(layers: &[RobloxLayer], generator_version: u32) -> mangekyo_planet::Layers {
     mangekyo_planet::Layers {
         height: true,
-        temperature: false,
-        humidity: false,
-        biome: layers.iter().any(|l| *l != RobloxLayer::Height),
+        biome: layers
+            .iter()
+            .any(|l| matches!(l, RobloxLayer::Material | RobloxLayer::Biome)),
+        water: generator_version >= 3 && layers.contains(&RobloxLayer::Water),
         ..mangekyo_planet::Layers::NONE
     }
 }
@@ -257,7 +283,16 @@ pub fn encode_piece(
     for &layer in layers {
         json.insert(layer.name().to_owned(), layer_json(layer, chunk, encoding)?);
     }
+    let max_water_level = layers.contains(&RobloxLayer::Water).then(|| {
+        chunk
+            .height
+            .iter()
+            .zip(water(chunk))
+            .filter(|(_, w)| *w > 0.0)
+            .fold(0.0f32, |m, (h, w)| m.max(h + w))
+    });
     let piece = ChunkPiece {
+        max_water_level,
         cx: chunk.address.cx,
         cy: chunk.address.cy,
         face: chunk.face.map(mangekyo_planet::CubeFace::name),
@@ -305,7 +340,7 @@ mod tests {
         assert_eq!(e.name, "layers[1]");
         assert_eq!(
             e.to_string(),
-            "layers[1] must be height, material or biome, got \"heights\""
+            "layers[1] must be height, material, biome or water, got \"heights\""
         );
         assert!(Encoding::parse("base64").is_err());
     }

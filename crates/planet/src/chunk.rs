@@ -70,10 +70,17 @@ pub struct Layers {
     /// Plate id (generator version 2 and later).
     #[serde(default)]
     pub plate: bool,
+    /// Water over the ground in metres: sea, lake or river (generator
+    /// version 3 and later).
+    #[serde(default)]
+    pub water: bool,
+    /// River discharge in m³/s (generator version 3 and later).
+    #[serde(default)]
+    pub flow: bool,
 }
 
 /// Every layer name, in the order lists and errors give them.
-const NAMES: &str = "height, temperature, humidity, biome, uplift, plate, all";
+const NAMES: &str = "height, temperature, humidity, biome, uplift, plate, water, flow, all";
 
 impl Layers {
     /// No layer (a base for struct updates).
@@ -84,6 +91,8 @@ impl Layers {
         biome: false,
         uplift: false,
         plate: false,
+        water: false,
+        flow: false,
     };
     /// Every layer of version 1 (height and climate): what `all` means on
     /// a version-1 planet, and what its chunk formats hold.
@@ -105,14 +114,21 @@ impl Layers {
         plate: true,
         ..Layers::NONE
     };
+    /// The water layers of version 3: `water` and `flow`.
+    pub const WATER: Layers = Layers {
+        water: true,
+        flow: true,
+        ..Layers::NONE
+    };
 
     /// Every layer a planet of `generator_version` has: [`Layers::ALL`]
-    /// for version 1, with [`Layers::GEOLOGY`] from version 2.
+    /// for version 1, with [`Layers::GEOLOGY`] from version 2 and
+    /// [`Layers::WATER`] from version 3.
     pub fn all(generator_version: u32) -> Layers {
-        if generator_version >= 2 {
-            Layers::ALL.union(Layers::GEOLOGY)
-        } else {
-            Layers::ALL
+        match generator_version {
+            0 | 1 => Layers::ALL,
+            2 => Layers::ALL.union(Layers::GEOLOGY),
+            _ => Layers::ALL.union(Layers::GEOLOGY).union(Layers::WATER),
         }
     }
 
@@ -125,6 +141,8 @@ impl Layers {
             biome: self.biome || other.biome,
             uplift: self.uplift || other.uplift,
             plate: self.plate || other.plate,
+            water: self.water || other.water,
+            flow: self.flow || other.flow,
         }
     }
 
@@ -159,6 +177,8 @@ impl Layers {
                 "biome" => l.biome = true,
                 "uplift" => l.uplift = true,
                 "plate" => l.plate = true,
+                "water" => l.water = true,
+                "flow" => l.flow = true,
                 _ => return Err(refuse(name)),
             }
         }
@@ -179,11 +199,17 @@ impl Layers {
         if self.contains(asked) {
             return Ok(());
         }
+        let missing = asked.union(self);
+        let value = if missing.water != self.water || missing.flow != self.flow {
+            "water or flow"
+        } else {
+            "uplift or plate"
+        };
         Err(PlanetError::address(
             "layers",
-            "uplift or plate",
+            value,
             format!(
-                "layers of a generator version {generator_version} planet (uplift and plate exist from version 2)"
+                "layers of a generator version {generator_version} planet (uplift and plate exist from version 2, water and flow from version 3)"
             ),
         ))
     }
@@ -196,6 +222,11 @@ impl Layers {
     /// Whether the geology (`uplift`, `plate`) is asked for.
     pub fn has_geology(&self) -> bool {
         self.uplift || self.plate
+    }
+
+    /// Whether the water (`water`, `flow`) is asked for.
+    pub fn has_water(&self) -> bool {
+        self.water || self.flow
     }
 }
 
@@ -242,6 +273,10 @@ pub struct Chunk {
     pub uplift: Vec<f32>,
     /// Plate ids (version 2).
     pub plate: Vec<u16>,
+    /// Water over the ground in metres: sea, lake or river (version 3).
+    pub water: Vec<f32>,
+    /// River discharge in m³/s (version 3).
+    pub flow: Vec<f32>,
     /// The generator version of the planet it was sampled from.
     pub generator_version: u32,
 }
@@ -297,6 +332,12 @@ pub struct JsonLayers<'a> {
     /// Plate ids (version 2).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plate: Option<&'a [u16]>,
+    /// Water over the ground, metres (version 3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub water: Option<&'a [f32]>,
+    /// River discharge, m³/s (version 3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flow: Option<&'a [f32]>,
 }
 
 fn some_if<T>(v: &[T]) -> Option<&[T]> {
@@ -324,6 +365,8 @@ impl Chunk {
                 biome: some_if(&self.biome).map(|b| b.iter().map(|b| b.index()).collect()),
                 uplift: some_if(&self.uplift),
                 plate: some_if(&self.plate),
+                water: some_if(&self.water),
+                flow: some_if(&self.flow),
             },
             biome_legend: &Biome::LEGEND,
         }

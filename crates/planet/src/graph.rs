@@ -144,8 +144,16 @@ impl SphereGraph {
     }
 
     /// Catmull–Rom (C1) on `face` at map coordinates (u, v), which may lie
-    /// a little past the face's edges.
-    fn bicubic(&self, value: &mut dyn FnMut(u32) -> f64, face: CubeFace, u: f64, v: f64) -> f64 {
+    /// a little past the face's edges; `ghosts` answers ghost points
+    /// (every answer equals [`SphereGraph::node_at`]'s).
+    fn bicubic(
+        &self,
+        ghosts: Option<&Ghosts>,
+        value: &mut dyn FnMut(u32) -> f64,
+        face: CubeFace,
+        u: f64,
+        v: f64,
+    ) -> f64 {
         let (x, y) = (self.lattice_coord(u), self.lattice_coord(v));
         let (x0, y0) = (x.floor(), y.floor());
         let (wx, wy) = (catmull_rom(x - x0), catmull_rom(y - y0));
@@ -154,7 +162,12 @@ impl SphereGraph {
         for (b, wyb) in wy.iter().enumerate() {
             let mut row = 0.0;
             for (a, wxa) in wx.iter().enumerate() {
-                row += wxa * value(self.node_at(face, x0 - 1 + a as i64, y0 - 1 + b as i64));
+                let (x, y) = (x0 - 1 + a as i64, y0 - 1 + b as i64);
+                let node = match ghosts.and_then(|g| g.get(face, x, y)) {
+                    Some(k) => k,
+                    None => self.node_at(face, x, y),
+                };
+                row += wxa * value(node);
             }
             sum += wyb * row;
         }
@@ -197,9 +210,45 @@ impl SphereGraph {
     /// [`SphereGraph::interpolate`] of a field given as a function of the
     /// node index.
     pub fn interpolate_with(&self, value: &mut dyn FnMut(u32) -> f64, d: Dir) -> f64 {
+        self.locate_and_interpolate(None, value, d).1
+    }
+
+    /// [`SphereGraph::locate`] and [`SphereGraph::interpolate_with`] at
+    /// once (one projection), with ghost points from a table built by
+    /// [`Ghosts::new`] for this graph: the same bits, faster near faces'
+    /// edges.
+    pub fn locate_and_interpolate(
+        &self,
+        ghosts: Option<&Ghosts>,
+        value: &mut dyn FnMut(u32) -> f64,
+        d: Dir,
+    ) -> (u32, f64) {
         let p = Projection::TangentCube.forward(d);
         let face = p.face.unwrap_or(CubeFace::PosX);
-        let own = self.bicubic(value, face, p.u, p.v);
+        let n = f64::from(self.n);
+        let cell = |u: f64| ((0.5 * (u + 1.0) * n).floor().max(0.0) as u32).min(self.n - 1);
+        let located = self.index(face, cell(p.u), cell(p.v));
+        (
+            located,
+            self.interpolate_projected(ghosts, value, d, face, p.u, p.v),
+        )
+    }
+
+    fn interpolate_projected(
+        &self,
+        ghosts: Option<&Ghosts>,
+        value: &mut dyn FnMut(u32) -> f64,
+        d: Dir,
+        face: CubeFace,
+        pu: f64,
+        pv: f64,
+    ) -> f64 {
+        let p = crate::MapPoint {
+            face: Some(face),
+            u: pu,
+            v: pv,
+        };
+        let own = self.bicubic(ghosts, value, face, p.u, p.v);
         let half = 0.5 * f64::from(self.n);
         // Distance in cells to the nearest face edge, and that edge's side.
         let edges = [
@@ -224,10 +273,77 @@ impl SphereGraph {
         let sign = nearest.2;
         let other = CubeFace::of([axis[0] * sign, axis[1] * sign, axis[2] * sign]);
         let (a, b) = other.plane_coords(d);
-        let theirs = self.bicubic(value, other, unwarp(a), unwarp(b));
+        let theirs = self.bicubic(ghosts, value, other, unwarp(a), unwarp(b));
         let s = t * t * (3.0 - 2.0 * t);
         let w = 0.5 + 0.5 * s;
         w * own + (1.0 - w) * theirs
+    }
+}
+
+/// Rings of ghost points [`Ghosts`] holds past each face edge (bicubic
+/// reads up to three: a point within a cell of the edge, seen from the
+/// neighbouring face, lies up to 1.5 cells past it).
+const GHOST_RINGS: i64 = 3;
+
+/// The nodes standing for the lattice points just past every face's edges
+/// (each found by projecting it to the face that holds it), tabulated once:
+/// interpolating near cube edges then costs no trigonometry per point.
+#[derive(Clone, Debug)]
+pub struct Ghosts {
+    n: i64,
+    per_face: usize,
+    table: Vec<u32>,
+}
+
+impl Ghosts {
+    /// The table of `graph`: three rings around each face, about 72·N
+    /// entries.
+    pub fn new(graph: &SphereGraph) -> Ghosts {
+        let n = i64::from(graph.n());
+        let (r, w) = (GHOST_RINGS, i64::from(graph.n()) + 2 * GHOST_RINGS);
+        let per_face = (2 * r * w + 2 * n * r) as usize;
+        let mut g = Ghosts {
+            n,
+            per_face,
+            table: vec![0; 6 * per_face],
+        };
+        for face in CubeFace::ALL {
+            for y in -r..n + r {
+                for x in -r..n + r {
+                    if let Some(i) = g.slot(face, x, y) {
+                        g.table[i] = graph.node_at(face, x, y);
+                    }
+                }
+            }
+        }
+        g
+    }
+
+    /// Where ghost point (x, y) of `face` sits in the table, if it does.
+    fn slot(&self, face: CubeFace, x: i64, y: i64) -> Option<usize> {
+        let (n, r) = (self.n, GHOST_RINGS);
+        let w = n + 2 * r;
+        if !(-r..n + r).contains(&x) || !(-r..n + r).contains(&y) {
+            return None;
+        }
+        let local = if y < 0 {
+            (y + r) * w + x + r
+        } else if y >= n {
+            r * w + (y - n) * w + x + r
+        } else if x < 0 {
+            2 * r * w + y * r + x + r
+        } else if x >= n {
+            2 * r * w + n * r + y * r + x - n
+        } else {
+            return None;
+        };
+        Some(face.index() * self.per_face + local as usize)
+    }
+
+    /// The node of ghost point (x, y) of `face`, when tabulated.
+    #[inline]
+    fn get(&self, face: CubeFace, x: i64, y: i64) -> Option<u32> {
+        self.slot(face, x, y).map(|i| self.table[i])
     }
 }
 
@@ -265,6 +381,26 @@ mod tests {
             }
         }
         assert_eq!(sevens, 24, "3 cells meet at each of 8 corners");
+    }
+
+    #[test]
+    fn the_ghost_table_changes_no_bit() {
+        let g = SphereGraph::new(20, 5).unwrap();
+        let ghosts = Ghosts::new(&g);
+        let field: Vec<f32> = (0..g.len()).map(|k| ((k * 37) % 101) as f32).collect();
+        for s in 0..20_000 {
+            let t = s as f64 * 0.618_033_988_75;
+            let d = normalise([
+                libm::sin(t * 3.1),
+                libm::cos(t * 1.7),
+                libm::sin(t * 0.9 + 1.0),
+            ]);
+            let mut value = |k: u32| f64::from(field[k as usize]);
+            let plain = g.interpolate_with(&mut value, d);
+            let (cell, fast) = g.locate_and_interpolate(Some(&ghosts), &mut value, d);
+            assert_eq!(plain.to_bits(), fast.to_bits(), "{d:?}");
+            assert_eq!(cell, g.locate(d));
+        }
     }
 
     #[test]

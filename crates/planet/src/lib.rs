@@ -80,6 +80,7 @@ mod error;
 pub mod geo;
 pub mod geology;
 pub mod graph;
+pub mod hydro;
 pub mod layers;
 mod params;
 mod planet;
@@ -108,8 +109,9 @@ pub use tile::TileRequest;
 /// is [`PlanetParams::generator_version`] ([`Planet::generator_version`]).
 pub const GENERATOR_VERSION: u32 = 1;
 
-/// The newest version of the planet function (plates, §2.1 of the geology
-/// design): the default of new planets. Every version from
+/// The newest version of the planet function: 2 added plates (§2.1 of the
+/// geology design), 3 erosion, rivers and lakes (§2.2–2.3). The default of
+/// new planets. Every version from
 /// [`GENERATOR_VERSION`] to this one is generated side by side; a change
 /// to any sample of a version means a new version, never drift.
-pub const LATEST_GENERATOR_VERSION: u32 = 2;
+pub const LATEST_GENERATOR_VERSION: u32 = 3;

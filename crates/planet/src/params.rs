@@ -300,7 +300,7 @@ mod tests {
         let back: PlanetParams = serde_json::from_str(&text).unwrap();
         assert_eq!(p, back);
         let partial: PlanetParams =
-            serde_json::from_str(r#"{"seed": 9, "axial_tilt": 40.0, "generator_version": 2}"#)
+            serde_json::from_str(r#"{"seed": 9, "axial_tilt": 40.0, "generator_version": 3}"#)
                 .unwrap();
         assert_eq!(partial, p);
         // Without a version, a record is from before versions 1 and 2

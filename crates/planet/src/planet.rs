@@ -6,10 +6,12 @@ use crate::chunk::{Chunk, ChunkRequest, Layers};
 use crate::climate::{Climate, ocean_nearness};
 use crate::geo::Dir;
 use crate::geology::{self, GeologySamples, Plates};
+use crate::graph::SphereGraph;
+use crate::hydro::carve::{Carved, RiverField};
 use crate::layers::{Detail, Layer, NoiseBackend, Noises, Positions};
 use crate::space::PlanetSpace;
 use crate::terrain::{self, BLOCK, Scratch, Shape};
-use crate::tier::CoarseTier;
+use crate::tier::{CoarseTier, HydroFields};
 use crate::{PlanetError, PlanetParams};
 use mangekyo_core::noise::{Level, Noise};
 use rayon::prelude::*;
@@ -43,6 +45,43 @@ pub struct Samples {
     pub humidity: Vec<f32>,
     /// Biomes.
     pub biome: Vec<Biome>,
+    /// Water over the ground, metres (version 3).
+    pub water: Vec<f32>,
+    /// River discharge, m³/s (version 3).
+    pub flow: Vec<f32>,
+}
+
+/// What version-3 samples read from the coarse tier: the erosion's change
+/// of height (interpolated C1 from the nodes) and the rivers and lakes.
+pub(crate) struct WaterView<'a> {
+    graph: SphereGraph,
+    tier: &'a CoarseTier,
+    hydro: &'a HydroFields,
+    field: &'a RiverField,
+}
+
+impl<'a> WaterView<'a> {
+    fn new(tier: &'a CoarseTier, seed: u64, radius: f64) -> Option<WaterView<'a>> {
+        let hydro = tier.hydro.as_ref()?;
+        let graph = SphereGraph::new(tier.n, seed).ok()?;
+        Some(WaterView {
+            graph,
+            tier,
+            hydro,
+            field: hydro.field(&graph, radius),
+        })
+    }
+
+    /// Erosion and carving at direction `d` over tectonic height `h`.
+    pub(crate) fn apply(&self, d: Dir, h: f64) -> Carved {
+        let (eroded, height) = (&self.hydro.eroded, &self.tier.height);
+        let (cell, delta) = self.graph.locate_and_interpolate(
+            Some(self.field.ghosts()),
+            &mut |k| f64::from(eroded[k as usize]) - f64::from(height[k as usize]),
+            d,
+        );
+        self.field.carve(d, cell, h + delta)
+    }
 }
 
 /// Per-block working memory.
@@ -54,6 +93,8 @@ struct Work {
     temperature: Vec<f32>,
     humidity: Vec<f32>,
     noise: Vec<f32>,
+    water: Vec<f32>,
+    flow: Vec<f32>,
     geology: GeologySamples,
 }
 
@@ -110,6 +151,52 @@ impl Planet {
         })))
     }
 
+    /// Gives the planet its coarse tier, computed elsewhere (a server's
+    /// cache or store): the same value [`Planet::coarse_tier`] would
+    /// compute. A tier of other parameters is refused by name; a planet
+    /// that already has one keeps it.
+    pub fn install_tier(&self, tier: Arc<CoarseTier>) -> Result<(), PlanetError> {
+        self.require_plates()?;
+        let want = CoarseTier::key(&self.params);
+        if tier.key != want {
+            return Err(PlanetError::address(
+                "tier",
+                format!("{:016x}", tier.key),
+                format!("the coarse tier of these parameters ({want:016x})"),
+            ));
+        }
+        let _ = self.tier.set(tier);
+        Ok(())
+    }
+
+    /// Whether the coarse tier is at hand (installed or computed).
+    pub fn has_tier(&self) -> bool {
+        self.tier.get().is_some()
+    }
+
+    /// Whether samples read the coarse tier (version 3 and later: the
+    /// water), so a service computes it before serving chunks.
+    pub fn samples_need_tier(&self) -> bool {
+        self.params.generator_version >= 3
+    }
+
+    /// The tier samples read, when they read one (computed on first use).
+    pub(crate) fn water_tier(&self) -> Result<Option<Arc<CoarseTier>>, PlanetError> {
+        if self.samples_need_tier() {
+            Ok(Some(self.coarse_tier()?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    pub(crate) fn water_view<'a>(
+        &self,
+        tier: &'a Option<Arc<CoarseTier>>,
+    ) -> Option<WaterView<'a>> {
+        tier.as_deref()
+            .and_then(|t| WaterView::new(t, self.params.seed, self.params.radius))
+    }
+
     pub(crate) fn require_plates(&self) -> Result<&Plates, PlanetError> {
         self.plates.as_ref().ok_or_else(|| {
             PlanetError::param(
@@ -152,6 +239,7 @@ impl Planet {
             dirs,
             Layers::HEIGHT,
             Some(&mut geo),
+            None,
         );
         Ok(geo)
     }
@@ -208,6 +296,7 @@ impl Planet {
         let dirs = self.space.directions_unchecked(&req.address, size);
         let detail = self.detail_at_lod(req.address.lod);
         let mut geo = GeologySamples::default();
+        let tier = self.water_tier()?;
         let s = self.evaluate_full(
             backend,
             Level::best(),
@@ -215,6 +304,7 @@ impl Planet {
             &dirs,
             req.layers,
             req.layers.has_geology().then_some(&mut geo),
+            self.water_view(&tier).as_ref(),
         );
         Ok(Chunk {
             address: req.address,
@@ -236,6 +326,8 @@ impl Planet {
             } else {
                 Vec::new()
             },
+            water: s.water,
+            flow: s.flow,
             generator_version: version,
         })
     }
@@ -255,22 +347,36 @@ impl Planet {
         layers: Layers,
     ) -> Result<Samples, PlanetError> {
         check_dirs(dirs, spacing)?;
-        Ok(self.evaluate(&self.noises, &self.detail(spacing), dirs, layers))
+        let version = self.params.generator_version;
+        Layers::all(version).check_has(layers, version)?;
+        self.evaluate(&self.noises, &self.detail(spacing), dirs, layers)
     }
 
-    /// The planet function at `dirs`, block by block.
+    /// The planet function at `dirs`, block by block (reading the coarse
+    /// tier from version 3, computed on first use).
     pub(crate) fn evaluate(
         &self,
         backend: &dyn NoiseBackend,
         detail: &Detail,
         dirs: &[Dir],
         layers: Layers,
-    ) -> Samples {
-        self.evaluate_full(backend, Level::best(), detail, dirs, layers, None)
+    ) -> Result<Samples, PlanetError> {
+        let tier = self.water_tier()?;
+        Ok(self.evaluate_full(
+            backend,
+            Level::best(),
+            detail,
+            dirs,
+            layers,
+            None,
+            self.water_view(&tier).as_ref(),
+        ))
     }
 
     /// [`Planet::evaluate`] with the plate warp's SIMD level chosen and,
-    /// for version 2, the `plate` and `uplift` layers collected.
+    /// for version 2, the `plate` and `uplift` layers collected; with
+    /// `water`, version 3's erosion and rivers applied to the heights.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn evaluate_full(
         &self,
         backend: &dyn NoiseBackend,
@@ -279,11 +385,14 @@ impl Planet {
         dirs: &[Dir],
         layers: Layers,
         mut geo: Option<&mut GeologySamples>,
+        water: Option<&WaterView<'_>>,
     ) -> Samples {
         let mut out = Samples::default();
         let mut work = Work::default();
         for block in dirs.chunks(BLOCK) {
-            self.evaluate_block(backend, level, detail, block, layers, &mut work, &mut out);
+            self.evaluate_block(
+                backend, level, detail, block, layers, water, &mut work, &mut out,
+            );
             if let Some(g) = geo.as_deref_mut() {
                 g.plate.extend_from_slice(&work.geology.plate);
                 g.uplift.extend_from_slice(&work.geology.uplift);
@@ -300,6 +409,7 @@ impl Planet {
         detail: &Detail,
         dirs: &[Dir],
         layers: Layers,
+        water_view: Option<&WaterView<'_>>,
         w: &mut Work,
         out: &mut Samples,
     ) {
@@ -312,6 +422,8 @@ impl Planet {
             temperature,
             humidity,
             noise,
+            water,
+            flow,
             geology: geo,
         } = w;
         for (axis, p) in buf.iter_mut().enumerate() {
@@ -320,11 +432,23 @@ impl Planet {
         }
         let [x, y, z] = &*buf;
         let pos = Positions { x, y, z };
-        let need_height =
-            layers.height || layers.temperature || layers.biome || layers.has_geology();
+        let need_height = layers.height
+            || layers.temperature
+            || layers.biome
+            || layers.has_geology()
+            || layers.has_water();
+        let carve = water_view
+            .filter(|_| layers.height || layers.temperature || layers.biome || layers.has_water());
         let need_temperature = layers.temperature || layers.biome;
         let need_humidity = layers.humidity || layers.biome;
-        for v in [&mut *height, &mut *temperature, &mut *humidity, &mut *noise] {
+        for v in [
+            &mut *height,
+            &mut *temperature,
+            &mut *humidity,
+            &mut *noise,
+            &mut *water,
+            &mut *flow,
+        ] {
             v.clear();
             v.resize(n, 0.0);
         }
@@ -352,6 +476,14 @@ impl Planet {
                 scratch.land = land;
             }
         }
+        if let Some(view) = carve {
+            for i in 0..n {
+                let c = view.apply(dirs[i], f64::from(height[i]));
+                height[i] = c.height as f32;
+                water[i] = c.water as f32;
+                flow[i] = c.flow as f32;
+            }
+        }
         if need_temperature {
             terrain::fill(backend, detail, Layer::Temperature, pos, noise);
             for i in 0..n {
@@ -372,6 +504,12 @@ impl Planet {
         }
         if layers.humidity {
             out.humidity.extend_from_slice(humidity);
+        }
+        if layers.water {
+            out.water.extend_from_slice(water);
+        }
+        if layers.flow {
+            out.flow.extend_from_slice(flow);
         }
         if layers.biome {
             out.biome

@@ -2,25 +2,36 @@
 //! sampled once on its sphere graph and kept as a canonical little-endian
 //! blob, keyed by a hash of (generator version, parameters, N).
 //!
-//! Today T1 holds height, uplift and plate per node (what erosion, rivers
-//! and climate will start from). It is a cache: chunks never read it, so
-//! deleting a stored blob changes no chunk byte. Rows are computed in
+//! Version 2's tier holds height, uplift and plate per node; version 3 adds
+//! the water ([`HydroFields`]: eroded heights, receivers, lakes and river
+//! segments), which version-3 chunks read. It is a cache of a pure
+//! function: deleting a stored blob changes no chunk byte (it is computed
+//! again, bit for bit). Rows are computed in
 //! parallel as pure gathers (each row has one writer and reads only the
 //! parameters) and concatenated in index order: the blob is the same on
 //! any number of threads and at every SIMD level (the noise kernels are
 //! bit-identical across levels).
 
 use crate::graph::SphereGraph;
+use crate::hydro::Mesh;
+use crate::hydro::carve::RiverField;
+use crate::hydro::erosion::{self, ErosionParams};
+use crate::hydro::rivers::{self, Segment};
+use crate::hydro::routing::NONE;
 use crate::layers::{Layer, NoiseBackend, Noises, Positions};
 use crate::{Layers, Planet, PlanetError, PlanetParams};
 use mangekyo_core::hash::fnv1a64;
 use mangekyo_core::noise::Level;
 use rayon::prelude::*;
+use std::sync::{Arc, OnceLock};
 
 /// The blob's first bytes.
 pub const MAGIC: [u8; 4] = *b"MKT1";
-/// The layout version of the blob (bump on any layout change).
+/// The layout version of the blob (bump on any layout change): 1 holds
+/// the plates' fields (version-2 planets), 2 adds the water (version 3).
 pub const LAYOUT: u32 = 1;
+/// The layout of a tier with water.
+pub const LAYOUT_WATER: u32 = 2;
 
 /// The coarse fields of one planet on its sphere graph, in node order.
 #[derive(Clone, PartialEq)]
@@ -35,6 +46,126 @@ pub struct CoarseTier {
     pub uplift: Vec<f32>,
     /// Plate id.
     pub plate: Vec<u16>,
+    /// Version 3: erosion, drainage, lakes and rivers.
+    pub hydro: Option<HydroFields>,
+}
+
+/// The water of a version-3 tier.
+#[derive(Clone, Debug)]
+pub struct HydroFields {
+    /// Ground height after erosion, metres (chunks add the difference from
+    /// `height`, interpolated, to the tectonic surface).
+    pub eroded: Vec<f32>,
+    /// Each node's receiver ([`crate::hydro::routing::NONE`] at roots).
+    pub receiver: Vec<u32>,
+    /// Lake id per node (`NONE` outside lakes).
+    pub lake: Vec<u32>,
+    /// The lakes.
+    pub lakes: Vec<LakeRecord>,
+    /// River segments, grouped by link.
+    pub segments: Vec<Segment>,
+    /// The river field built from them on first use (not stored).
+    field: Arc<OnceLock<RiverField>>,
+}
+
+impl PartialEq for HydroFields {
+    fn eq(&self, o: &Self) -> bool {
+        self.eroded == o.eroded
+            && self.receiver == o.receiver
+            && self.lake == o.lake
+            && self.lakes == o.lakes
+            && self.segments == o.segments
+    }
+}
+
+/// A lake as the tier keeps it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LakeRecord {
+    /// Surface, metres.
+    pub level: f32,
+    /// Area, km².
+    pub area_km2: f32,
+    /// Inflow, m³/s.
+    pub inflow: f32,
+    /// The node its water spills to (`NONE` when endorheic).
+    pub outlet: u32,
+    /// No outlet: evaporation takes its inflow.
+    pub endorheic: bool,
+}
+
+impl HydroFields {
+    /// Erodes and drains the tier's heights (`humidity` stands in for
+    /// precipitation until the climate exists: 0.25 + 1.75·humidity m/yr),
+    /// calling `observe` after each stage.
+    pub fn compute(
+        graph: SphereGraph,
+        radius: f64,
+        height: &[f32],
+        humidity: &[f32],
+        observe: &dyn Fn(u32) -> bool,
+    ) -> Option<HydroFields> {
+        let mesh = Mesh::new(graph, radius);
+        if !observe(graph.n()) {
+            return None;
+        }
+        let h0: Vec<f64> = height.iter().map(|&h| f64::from(h)).collect();
+        let ocean: Vec<bool> = h0.iter().map(|&h| h < 0.0).collect();
+        let precipitation: Vec<f64> = humidity
+            .iter()
+            .map(|&u| 0.25 + 1.75 * f64::from(u))
+            .collect();
+        // Four reports (the steady state and three rounds) of n rows each.
+        let params = ErosionParams::default();
+        let rounds = params.iterations + 1;
+        let rows = graph.n() * 4 / rounds;
+        let hyd = erosion::erode_observed(&mesh, &h0, &ocean, &precipitation, &params, &|_| {
+            observe(rows)
+        })?;
+        let segments = rivers::extract(&mesh, &hyd, &ocean);
+        let lakes = hyd
+            .routing
+            .lakes
+            .iter()
+            .map(|l| LakeRecord {
+                level: l.level as f32,
+                area_km2: (l.area / 1e6) as f32,
+                inflow: (l.inflow as f64 / crate::hydro::SECONDS_PER_YEAR) as f32,
+                outlet: l.outlet,
+                endorheic: l.endorheic,
+            })
+            .collect();
+        let out = HydroFields {
+            eroded: hyd.height.iter().map(|&h| h as f32).collect(),
+            receiver: hyd.routing.receiver,
+            lake: hyd.routing.lake,
+            lakes,
+            segments,
+            field: Arc::default(),
+        };
+        observe(graph.n());
+        Some(out)
+    }
+
+    /// Each node's lake surface (NaN outside lakes).
+    pub fn lake_level(&self) -> Vec<f32> {
+        self.lake
+            .iter()
+            .map(|&l| {
+                if l == NONE {
+                    f32::NAN
+                } else {
+                    self.lakes[l as usize].level
+                }
+            })
+            .collect()
+    }
+
+    /// The river field chunks carve with (built once).
+    pub fn field(&self, graph: &SphereGraph, radius: f64) -> &RiverField {
+        self.field.get_or_init(|| {
+            RiverField::new(graph, radius, self.segments.clone(), &self.lake_level())
+        })
+    }
 }
 
 impl std::fmt::Debug for CoarseTier {
@@ -110,7 +241,18 @@ impl CoarseTier {
         };
         // Octaves finer than a cell would only alias.
         let detail = planet.detail(CoarseTier::spacing(params.radius, n));
-        let rows: Vec<(Vec<f32>, Vec<f32>, Vec<u16>)> = (0..6 * n)
+        let water = params.generator_version >= 3;
+        let asked = if water {
+            Layers {
+                humidity: true,
+                ..Layers::HEIGHT
+            }
+        } else {
+            Layers::HEIGHT
+        };
+        // Per row: heights, uplift, plates, humidity (version 3).
+        type Row = (Vec<f32>, Vec<f32>, Vec<u16>, Vec<f32>);
+        let rows: Vec<Row> = (0..6 * n)
             .into_par_iter()
             .map(|row| {
                 if stop.load(std::sync::atomic::Ordering::Relaxed) {
@@ -123,13 +265,14 @@ impl CoarseTier {
                     level,
                     &detail,
                     &dirs,
-                    Layers::HEIGHT,
+                    asked,
                     Some(&mut geo),
+                    None,
                 );
                 if !observe(1) {
                     stop.store(true, std::sync::atomic::Ordering::Relaxed);
                 }
-                (s.height, geo.uplift, geo.plate)
+                (s.height, geo.uplift, geo.plate, s.humidity)
             })
             .collect();
         if stop.into_inner() {
@@ -142,24 +285,46 @@ impl CoarseTier {
             height: Vec::with_capacity(count),
             uplift: Vec::with_capacity(count),
             plate: Vec::with_capacity(count),
+            hydro: None,
         };
-        for (h, u, p) in rows {
+        let mut humidity = Vec::with_capacity(if water { count } else { 0 });
+        for (h, u, p, w) in rows {
             tier.height.extend(h);
             tier.uplift.extend(u);
             tier.plate.extend(p);
+            humidity.extend(w);
+        }
+        if water {
+            tier.hydro = Some(HydroFields::compute(
+                graph,
+                params.radius,
+                &tier.height,
+                &humidity,
+                observe,
+            )?);
         }
         Some(tier)
     }
 
     /// Rows of nodes [`CoarseTier::compute_observed`] reports for a tier
-    /// of `n` cells per face edge.
-    pub fn rows(n: u32) -> u32 {
-        6 * n
+    /// of `n` cells per face edge and `generator_version` (version 3's
+    /// water counts as another 6·n: it costs about what sampling does).
+    pub fn rows(n: u32, generator_version: u32) -> u32 {
+        if generator_version >= 3 {
+            12 * n
+        } else {
+            6 * n
+        }
     }
 
     /// Bytes the tier holds in memory (about its blob's size).
     pub fn heap_bytes(&self) -> usize {
-        self.height.len() * 4 + self.uplift.len() * 4 + self.plate.len() * 2
+        let water = self.hydro.as_ref().map_or(0, |h| {
+            h.eroded.len() * 12
+                + h.lakes.len() * std::mem::size_of::<LakeRecord>()
+                + h.segments.len() * std::mem::size_of::<Segment>()
+        });
+        self.height.len() * 4 + self.uplift.len() * 4 + self.plate.len() * 2 + water
     }
 
     /// The sample spacing of a tier of `n` cells per face edge, metres: a
@@ -192,6 +357,7 @@ impl CoarseTier {
                 &dirs,
                 Layers::HEIGHT,
                 None,
+                None,
             )
             .height)
     }
@@ -202,13 +368,20 @@ impl CoarseTier {
     }
 
     /// The canonical blob: magic, layout, N, key, node count, then the
-    /// height, uplift (f32) and plate (u16) arrays, all little-endian, and
-    /// last an FNV-1a hash of everything before it.
+    /// height, uplift (f32) and plate (u16) arrays; with water (layout 2)
+    /// the eroded heights (f32), receivers and lake ids (u32), the lakes
+    /// and the river segments; all little-endian, and last an FNV-1a hash
+    /// of everything before it.
     pub fn to_bytes(&self) -> Vec<u8> {
         let count = self.height.len();
-        let mut out = Vec::with_capacity(32 + count * 10);
+        let mut out = Vec::with_capacity(32 + count * 22);
+        let layout = if self.hydro.is_some() {
+            LAYOUT_WATER
+        } else {
+            LAYOUT
+        };
         out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&LAYOUT.to_le_bytes());
+        out.extend_from_slice(&layout.to_le_bytes());
         out.extend_from_slice(&self.n.to_le_bytes());
         out.extend_from_slice(&self.key.to_le_bytes());
         out.extend_from_slice(&(count as u64).to_le_bytes());
@@ -220,6 +393,40 @@ impl CoarseTier {
         }
         for v in &self.plate {
             out.extend_from_slice(&v.to_le_bytes());
+        }
+        if let Some(w) = &self.hydro {
+            for v in &w.eroded {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            for v in w.receiver.iter().chain(&w.lake) {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            out.extend_from_slice(&(w.lakes.len() as u32).to_le_bytes());
+            for l in &w.lakes {
+                for f in [l.level, l.area_km2, l.inflow] {
+                    out.extend_from_slice(&f.to_le_bytes());
+                }
+                out.extend_from_slice(&l.outlet.to_le_bytes());
+                out.extend_from_slice(&[u8::from(l.endorheic), 0, 0, 0]);
+            }
+            out.extend_from_slice(&(w.segments.len() as u32).to_le_bytes());
+            for g in &w.segments {
+                out.extend_from_slice(&g.from.to_le_bytes());
+                out.extend_from_slice(&g.to.to_le_bytes());
+                for f in [
+                    g.z_from,
+                    g.z_to,
+                    g.discharge,
+                    g.width,
+                    g.depth,
+                    g.area_km2,
+                    g.main_stem_km,
+                ] {
+                    out.extend_from_slice(&f.to_le_bytes());
+                }
+                out.extend_from_slice(&[g.order, g.mouth, 0, 0]);
+                out.extend_from_slice(&g.link.to_le_bytes());
+            }
         }
         let hash = fnv1a64(&out);
         out.extend_from_slice(&hash.to_le_bytes());
@@ -249,40 +456,137 @@ impl CoarseTier {
         if fnv1a64(body) != u64::from_le_bytes(h) {
             return Err(bad("hash mismatch"));
         }
-        let u32_at =
-            |o: usize| u32::from_le_bytes([body[o], body[o + 1], body[o + 2], body[o + 3]]);
-        let u64_at = |o: usize| {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(&body[o..o + 8]);
-            u64::from_le_bytes(b)
-        };
-        if u32_at(4) != LAYOUT {
+        let mut r = Reader { body, at: 4 };
+        let layout = r.u32().ok_or_else(|| bad("truncated"))?;
+        if layout != LAYOUT && layout != LAYOUT_WATER {
             return Err(bad("another layout"));
         }
-        let n = u32_at(8);
-        let key = u64_at(12);
-        let count = u64_at(20) as usize;
-        if count != 6 * (n as usize) * (n as usize) || body.len() != 28 + count * 10 {
+        let n = r.u32().ok_or_else(|| bad("truncated"))?;
+        let key = r.u64().ok_or_else(|| bad("truncated"))?;
+        let count = r.u64().ok_or_else(|| bad("truncated"))? as usize;
+        if count != 6 * (n as usize) * (n as usize)
+            || (layout == LAYOUT && body.len() != 28 + count * 10)
+        {
             return Err(bad("sizes disagree"));
         }
-        let f32s = |from: usize| -> Vec<f32> {
-            body[from..from + 4 * count]
-                .chunks_exact(4)
-                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect()
+        let sizes = || bad("sizes disagree");
+        let height = r.f32s(count).ok_or_else(sizes)?;
+        let uplift = r.f32s(count).ok_or_else(sizes)?;
+        let plate = r.u16s(count).ok_or_else(sizes)?;
+        let hydro = if layout == LAYOUT_WATER {
+            let eroded = r.f32s(count).ok_or_else(sizes)?;
+            let receiver = r.u32s(count).ok_or_else(sizes)?;
+            let lake = r.u32s(count).ok_or_else(sizes)?;
+            let lakes_len = r.u32().ok_or_else(sizes)? as usize;
+            let mut lakes = Vec::with_capacity(lakes_len.min(count));
+            for _ in 0..lakes_len {
+                let (level, area_km2, inflow) = (r.f32(), r.f32(), r.f32());
+                let outlet = r.u32();
+                let flags = r.u32();
+                match (level, area_km2, inflow, outlet, flags) {
+                    (Some(level), Some(area_km2), Some(inflow), Some(outlet), Some(f)) => lakes
+                        .push(LakeRecord {
+                            level,
+                            area_km2,
+                            inflow,
+                            outlet,
+                            endorheic: f & 1 == 1,
+                        }),
+                    _ => return Err(sizes()),
+                }
+            }
+            let segments_len = r.u32().ok_or_else(sizes)? as usize;
+            let mut segments = Vec::with_capacity(segments_len.min(count));
+            for _ in 0..segments_len {
+                segments.push(r.segment().ok_or_else(sizes)?);
+            }
+            let nodes_ok =
+                |v: &[u32], limit: usize| v.iter().all(|&k| k == NONE || (k as usize) < limit);
+            if r.at != body.len()
+                || !nodes_ok(&receiver, count)
+                || !nodes_ok(&lake, lakes.len())
+                || segments
+                    .iter()
+                    .any(|s| s.from as usize >= count || s.to as usize >= count)
+            {
+                return Err(sizes());
+            }
+            Some(HydroFields {
+                eroded,
+                receiver,
+                lake,
+                lakes,
+                segments,
+                field: Arc::default(),
+            })
+        } else {
+            None
         };
-        let height = f32s(28);
-        let uplift = f32s(28 + 4 * count);
-        let plate = body[28 + 8 * count..]
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect();
         Ok(CoarseTier {
             n,
             key,
             height,
             uplift,
             plate,
+            hydro,
+        })
+    }
+}
+
+/// Little-endian reads that answer `None` past the end.
+struct Reader<'a> {
+    body: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let b = self.body.get(self.at..self.at + N)?;
+        self.at += N;
+        b.try_into().ok()
+    }
+    fn u32(&mut self) -> Option<u32> {
+        self.take().map(u32::from_le_bytes)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        self.take().map(u64::from_le_bytes)
+    }
+    fn f32(&mut self) -> Option<f32> {
+        self.take().map(f32::from_le_bytes)
+    }
+    fn f32s(&mut self, n: usize) -> Option<Vec<f32>> {
+        (0..n).map(|_| self.f32()).collect()
+    }
+    fn u32s(&mut self, n: usize) -> Option<Vec<u32>> {
+        (0..n).map(|_| self.u32()).collect()
+    }
+    fn u16s(&mut self, n: usize) -> Option<Vec<u16>> {
+        (0..n)
+            .map(|_| self.take().map(u16::from_le_bytes))
+            .collect()
+    }
+    fn segment(&mut self) -> Option<Segment> {
+        let from = self.u32()?;
+        let to = self.u32()?;
+        let mut f = [0f32; 7];
+        for v in &mut f {
+            *v = self.f32()?;
+        }
+        let [order, mouth, _, _] = self.take::<4>()?;
+        let link = self.u32()?;
+        Some(Segment {
+            from,
+            to,
+            z_from: f[0],
+            z_to: f[1],
+            discharge: f[2],
+            width: f[3],
+            depth: f[4],
+            area_km2: f[5],
+            main_stem_km: f[6],
+            order,
+            mouth,
+            link,
         })
     }
 }

@@ -100,12 +100,12 @@ impl Planet {
         let pixel =
             2.0 * PI * self.params().radius / (f64::from(tile.size) * (1u64 << tile.z) as f64);
         let spacing = pixel.max(self.space().metres_per_sample(0));
-        Ok(self.evaluate(
+        self.evaluate(
             self.noise_backend(),
             &self.detail(spacing),
             &tile.directions(),
             layers,
-        ))
+        )
     }
 }
 

@@ -278,6 +278,58 @@ impl Canvas<'_> {
     }
 }
 
+/// Fresh water over land (rivers and lakes, version 3).
+pub const FRESH_WATER: [f32; 3] = [52.0, 104.0, 196.0];
+
+/// Paints samples under fresh water (water over ground at or above sea
+/// level) in [`FRESH_WATER`]; a no-op without a water layer.
+fn lake_tint(tints: &mut [[f32; 3]], height: &[f32], water: &[f32]) {
+    for ((t, &h), &w) in tints.iter_mut().zip(height).zip(water) {
+        if w > 0.0 && h + w > 0.0 {
+            *t = FRESH_WATER;
+        }
+    }
+}
+
+/// Draws the rivers of a version-3 tier over an equirectangular picture
+/// `w × h` (its rivers are narrower than a pixel, so they are drawn as
+/// lines: one pixel wide, two from Strahler order 4).
+fn draw_rivers(pixels: &mut [u8], w: usize, h: usize, tier: &crate::tier::CoarseTier, seed: u64) {
+    let Some(hydro) = &tier.hydro else {
+        return;
+    };
+    let Ok(graph) = crate::graph::SphereGraph::new(tier.n, seed) else {
+        return;
+    };
+    let colour = FRESH_WATER.map(|c| c as u8);
+    let xy = |k: u32| {
+        let p = crate::LatLon::from_dir(graph.node(k));
+        (
+            (p.lon + 180.0) / 360.0 * w as f64,
+            (90.0 - p.lat) / 180.0 * h as f64,
+        )
+    };
+    for s in &hydro.segments {
+        let ((x0, y0), (x1, y1)) = (xy(s.from), xy(s.to));
+        if (x1 - x0).abs() > w as f64 / 2.0 {
+            continue; // across the date line: both ends are drawn by their neighbours
+        }
+        let steps = ((x1 - x0).abs().max((y1 - y0).abs()).ceil() as usize).max(1);
+        let thick = if s.order >= 4 { 2 } else { 1 };
+        for t in 0..=steps {
+            let f = t as f64 / steps as f64;
+            let (x, y) = (x0 + (x1 - x0) * f, y0 + (y1 - y0) * f);
+            for dy in 0..thick {
+                for dx in 0..thick {
+                    let (px, py) = ((x as usize + dx) % w, (y as usize + dy).min(h - 1));
+                    let i = 3 * (py * w + px);
+                    pixels[i..i + 3].copy_from_slice(&colour);
+                }
+            }
+        }
+    }
+}
+
 /// The colours of `layer` for sampled values.
 fn colours(layer: PreviewLayer, s: &Samples, geo: &GeologySamples) -> Vec<[f32; 3]> {
     match layer {
@@ -385,6 +437,8 @@ impl Planet {
                 (libm::cos(lon), libm::sin(lon))
             })
             .collect();
+        let tier = self.water_tier()?;
+        let water = self.water_view(&tier);
         let bands: Vec<_> = (0..h.div_ceil(PREVIEW_BAND))
             .into_par_iter()
             .map(|band| {
@@ -404,11 +458,17 @@ impl Planet {
                     Level::best(),
                     &detail,
                     &dirs,
-                    preview_layers(layer),
+                    Layers {
+                        water: water.is_some(),
+                        ..preview_layers(layer)
+                    },
                     want_geo.then_some(&mut geo),
+                    water.as_ref(),
                 );
                 progress(count);
-                (colours(layer, &samples, &geo), samples.height, geo.plate)
+                let mut tints = colours(layer, &samples, &geo);
+                lake_tint(&mut tints, &samples.height, &samples.water);
+                (tints, samples.height, geo.plate)
             })
             .collect();
         let heights: Vec<f32> = bands.iter().flat_map(|b| b.1.iter().copied()).collect();
@@ -435,6 +495,9 @@ impl Planet {
             wrap: true,
         };
         let mut pixels = canvas.render();
+        if let Some(tier) = &tier {
+            draw_rivers(&mut pixels, w, h, tier, self.params().seed);
+        }
         if let (Overlay::Plates, Some(plates)) = (overlay, self.plates()) {
             let edge = boundary_pixels(&plate, w, true);
             let dirs: Vec<Dir> = edge.iter().map(|&i| pixel_dir(i)).collect();
@@ -471,12 +534,13 @@ pub fn chunk_preview(chunk: &Chunk) -> Result<RgbImage, PlanetError> {
         ));
     }
     let spacing = chunk.metres_per_sample;
-    let tints: Vec<[f32; 3]> = chunk
+    let mut tints: Vec<[f32; 3]> = chunk
         .biome
         .iter()
         .zip(&chunk.height)
         .map(|(&b, &h)| biome_colour(b, h))
         .collect();
+    lake_tint(&mut tints, &chunk.height, &chunk.water);
     let canvas = Canvas {
         heights: &chunk.height,
         colours: &tints,

@@ -1,7 +1,9 @@
 //! Seams are tested, not assumed: neighbouring 257-sample chunks agree bit
 //! for bit on their shared edge in every projection, and where two map
 //! samples are one sphere point (cube edges, the octahedral border fold,
-//! the date line, the poles) both chunks hold the same bits.
+//! the date line, the poles) both chunks hold the same bits. Version 3
+//! adds the water (`water`, `flow` and carved heights), which reads the
+//! coarse tier: its planets use a 64-cell graph to keep the tier cheap.
 
 use mangekyo_planet::{
     CHUNK_SIZE, Chunk, ChunkAddress, ChunkRequest, CubeFace, Dir, Edge, Layers, Planet,
@@ -11,10 +13,20 @@ use std::collections::BTreeMap;
 
 const N: usize = CHUNK_SIZE as usize + 1;
 
+/// The graph of a version-`v` test planet.
+fn graph_n(v: u32) -> u32 {
+    if v >= 3 {
+        64
+    } else {
+        mangekyo_planet::DEFAULT_GRAPH_N
+    }
+}
+
 /// A small planet (cube faces of 76 chunks at lod 0, 38 at max lod 1).
 fn small(v: u32) -> Planet {
     Planet::new(PlanetParams {
         generator_version: v,
+        graph_n: graph_n(v),
         radius: 250_000.0,
         pixel_size: 20.0,
         ..PlanetParams::default()
@@ -27,6 +39,7 @@ fn small(v: u32) -> Planet {
 fn tiny(v: u32) -> Planet {
     Planet::new(PlanetParams {
         generator_version: v,
+        graph_n: graph_n(v),
         radius: 10_000.0,
         pixel_size: 20.0,
         ..PlanetParams::default()
@@ -37,6 +50,7 @@ fn tiny(v: u32) -> Planet {
 fn earth(v: u32) -> Planet {
     Planet::new(PlanetParams {
         generator_version: v,
+        graph_n: graph_n(v),
         ..PlanetParams::default()
     })
     .unwrap()
@@ -53,15 +67,21 @@ impl<'a> Chunks<'a> {
     fn new(planet: &'a Planet) -> Self {
         Chunks {
             planet,
-            layers: Layers::ALL,
+            layers: Layers::all(planet.generator_version()),
             cache: BTreeMap::new(),
         }
     }
 
+    /// Heights (and from version 3 the water, which carves them).
     fn heights(planet: &'a Planet) -> Self {
+        let water = if planet.generator_version() >= 3 {
+            Layers::WATER
+        } else {
+            Layers::NONE
+        };
         Chunks {
             planet,
-            layers: Layers::HEIGHT,
+            layers: Layers::HEIGHT.union(water),
             cache: BTreeMap::new(),
         }
     }
@@ -83,13 +103,21 @@ impl<'a> Chunks<'a> {
     fn bits(&mut self, address: ChunkAddress, i: usize, j: usize) -> Vec<u32> {
         let c = self.get(address);
         let k = j * N + i;
-        let floats = [&c.height, &c.temperature, &c.humidity];
+        let floats = [
+            &c.height,
+            &c.temperature,
+            &c.humidity,
+            &c.uplift,
+            &c.water,
+            &c.flow,
+        ];
         let mut out: Vec<u32> = floats
             .iter()
             .filter(|l| !l.is_empty())
             .map(|l| l[k].to_bits())
             .collect();
         out.extend(c.biome.get(k).map(|b| u32::from(b.index())));
+        out.extend(c.plate.get(k).map(|&p| u32::from(p)));
         out
     }
 }
@@ -145,6 +173,12 @@ fn neighbouring_chunks_share_their_edges_in_every_projection_v2() {
     neighbouring_chunks_share_their_edges_in_every_projection_at(2);
 }
 
+/// The same on a version-3 (water) planet.
+#[test]
+fn neighbouring_chunks_share_their_edges_in_every_projection_v3() {
+    neighbouring_chunks_share_their_edges_in_every_projection_at(3);
+}
+
 fn neighbouring_chunks_share_their_edges_in_every_projection_at(v: u32) {
     let (small, earth) = (small(v), earth(v));
     for projection in Projection::ALL {
@@ -174,6 +208,12 @@ fn the_date_line_and_the_poles_are_one_set_of_points() {
 #[test]
 fn the_date_line_and_the_poles_are_one_set_of_points_v2() {
     the_date_line_and_the_poles_are_one_set_of_points_at(2);
+}
+
+/// The same on a version-3 (water) planet.
+#[test]
+fn the_date_line_and_the_poles_are_one_set_of_points_v3() {
+    the_date_line_and_the_poles_are_one_set_of_points_at(3);
 }
 
 fn the_date_line_and_the_poles_are_one_set_of_points_at(v: u32) {
@@ -218,6 +258,12 @@ fn the_octahedral_border_folds_onto_itself() {
 #[test]
 fn the_octahedral_border_folds_onto_itself_v2() {
     the_octahedral_border_folds_onto_itself_at(2);
+}
+
+/// The same on a version-3 (water) planet.
+#[test]
+fn the_octahedral_border_folds_onto_itself_v3() {
+    the_octahedral_border_folds_onto_itself_at(3);
 }
 
 fn the_octahedral_border_folds_onto_itself_at(v: u32) {
@@ -368,6 +414,12 @@ fn every_cube_edge_joins_bit_for_bit_v2() {
     every_cube_edge_joins_bit_for_bit_at(2);
 }
 
+/// The same on a version-3 (water) planet.
+#[test]
+fn every_cube_edge_joins_bit_for_bit_v3() {
+    every_cube_edge_joins_bit_for_bit_at(3);
+}
+
 fn every_cube_edge_joins_bit_for_bit_at(v: u32) {
     let planet = tiny(v);
     let all: Vec<u64> = (0..planet.space().quarter_chunks()).collect();
@@ -442,4 +494,109 @@ fn every_earth_cube_edge_chunk_at(v: u32) {
         }
     );
     check_cube_edges(&planet, Projection::TangentCube, 9, &along);
+}
+
+/// A river that crosses a chunk edge is carved the same in both chunks:
+/// walk a river's centreline until it passes from one chunk to its right
+/// or lower neighbour, and compare the shared edge (heights, water, flow).
+#[test]
+fn a_river_crosses_a_chunk_edge_without_a_seam() {
+    let planet = small(3);
+    let tier = planet.coarse_tier().unwrap();
+    let hydro = tier.hydro.as_ref().unwrap();
+    let graph = mangekyo_planet::graph::SphereGraph::new(tier.n, planet.params().seed).unwrap();
+    let field = hydro.field(&graph, planet.params().radius);
+    let p = Projection::TangentCube;
+    let mut crossings = 0;
+    let mut chunks = Chunks::new(&planet);
+    'segments: for (s, seg) in hydro.segments.iter().enumerate() {
+        if f64::from(seg.width) < 1.5 * planet.space().metres_per_sample(0) {
+            continue;
+        }
+        let mut last: Option<ChunkAddress> = None;
+        for step in 0..=400 {
+            let d: Dir = field.centre(s as u32, f64::from(step) / 400.0);
+            let at = mangekyo_planet::LatLon::from_dir(d);
+            let a = planet.space().locate(p, 0, at).unwrap().address;
+            if let Some(b) = last.filter(|&b| b != a) {
+                let (left, right) = if a.cx < b.cx || a.cy < b.cy {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                let mut wet = 0;
+                if left.cy == right.cy && left.cx + 1 == right.cx {
+                    for j in 0..N {
+                        let x = chunks.bits(left, N - 1, j);
+                        assert_eq!(x, chunks.bits(right, 0, j), "{left:?} | {right:?} row {j}");
+                        wet += usize::from(chunks.get(left).flow[j * N + N - 1] > 0.0);
+                    }
+                } else if left.cx == right.cx && left.cy + 1 == right.cy {
+                    for i in 0..N {
+                        let x = chunks.bits(left, i, N - 1);
+                        assert_eq!(
+                            x,
+                            chunks.bits(right, i, 0),
+                            "{left:?} / {right:?} column {i}"
+                        );
+                        wet += usize::from(chunks.get(left).flow[(N - 1) * N + i] > 0.0);
+                    }
+                } else {
+                    last = Some(a);
+                    continue;
+                }
+                assert!(
+                    wet >= 2,
+                    "the river crossing {left:?}/{right:?} is on the edge ({wet} wet samples)"
+                );
+                crossings += 1;
+                if crossings == 3 {
+                    break 'segments;
+                }
+            }
+            last = Some(a);
+        }
+    }
+    assert_eq!(crossings, 3, "three river crossings checked");
+}
+
+/// A river wider than two sample spacings shows at every level where it
+/// is: the chunk holding the middle of the widest river has flowing water
+/// at each such level (coarser levels sample the same function).
+#[test]
+fn a_river_wider_than_two_samples_appears_at_every_level() {
+    let planet = earth(3);
+    let tier = planet.coarse_tier().unwrap();
+    let hydro = tier.hydro.as_ref().unwrap();
+    let graph = mangekyo_planet::graph::SphereGraph::new(tier.n, planet.params().seed).unwrap();
+    let field = hydro.field(&graph, planet.params().radius);
+    let widest = (0..hydro.segments.len())
+        .max_by(|&a, &b| hydro.segments[a].width.total_cmp(&hydro.segments[b].width))
+        .unwrap();
+    let width = f64::from(hydro.segments[widest].width);
+    let mid = mangekyo_planet::LatLon::from_dir(field.centre(widest as u32, 0.5));
+    let mut levels = 0;
+    for lod in 0..=planet.space().max_lod() {
+        if width < 2.0 * planet.space().metres_per_sample(lod) {
+            continue;
+        }
+        let address = planet
+            .space()
+            .locate(Projection::TangentCube, lod, mid)
+            .unwrap()
+            .address;
+        let c = planet
+            .sample_chunk(&ChunkRequest {
+                address,
+                edge: Edge::Shared,
+                layers: Layers::WATER,
+            })
+            .unwrap();
+        assert!(
+            c.flow.iter().any(|&f| f > 0.0),
+            "lod {lod}: the {width} m river is missing"
+        );
+        levels += 1;
+    }
+    assert!(levels >= 4, "{levels} levels checked");
 }

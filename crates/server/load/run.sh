@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Load run on loopback: `mangekyo serve` (release) against a fresh SQLite
-# store, an Earth-sized planet, then wrk with cold (every chunk new) and
-# warm (64 cached chunks) request streams. Prints chunks/s, p50/p99 and the
-# server's memory afterwards.
+# store, an Earth-sized planet (the newest generator version, or
+# GENERATOR_VERSION=1|2|3), whose coarse tier it waits for (and times),
+# then wrk with cold (every chunk new) and warm (64 cached chunks) request
+# streams. Prints chunks/s, p50/p99 and the server's memory afterwards.
 #
-#   crates/server/load/run.sh [BIN] [WORKERS] [SECONDS] [CACHE_MIB]
+#   [GENERATOR_VERSION=v] crates/server/load/run.sh [BIN] [WORKERS] [SECONDS] [CACHE_MIB]
 #
 # BIN defaults to $CARGO_TARGET_DIR/release/mangekyo (or target/release).
 set -euo pipefail
@@ -19,9 +20,13 @@ RUST_LOG=warn "$bin" serve --db "$db" --addr "127.0.0.1:$port" --workers "$worke
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+version="${GENERATOR_VERSION:+, \"generator_version\": $GENERATOR_VERSION}"
 planet=$(curl -sf -XPOST "http://127.0.0.1:$port/v1/planets" -H 'content-type: application/json' \
-  -d '{"name": "Load", "params": {"seed": 42}}')
+  -d "{\"name\": \"Load\", \"params\": {\"seed\": 42$version}}")
 id=$(echo "$planet" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+start=$(date +%s.%N)
+until curl -sf "http://127.0.0.1:$port/v1/planets/$id/status" | grep -qE '"state":"(ready|not_needed)"'; do sleep 0.2; done
+echo "coarse tier ready after $(python3 -c "import time; print(round(time.time() - $start, 2))") s"
 pin=$(echo "$planet" | python3 -c 'import json,sys; print(json.load(sys.stdin)["links"]["chunk"].split("?")[1])')
 export PLANET=$id PIN=$pin
 echo "server pid $pid, workers $workers, cache $cache_mib MiB, planet $id ($pin)"

@@ -29,6 +29,7 @@ pub(crate) const GENERATORS: &[Generator] = &[
         version: mangekyo_planet::LATEST_GENERATOR_VERSION,
         versions: &[
             mangekyo_planet::GENERATOR_VERSION,
+            2,
             mangekyo_planet::LATEST_GENERATOR_VERSION,
         ],
     },

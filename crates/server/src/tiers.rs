@@ -257,7 +257,9 @@ impl Shared {
         if let Some(rx) = running.get(&key) {
             return rx.borrow().clone();
         }
-        let rows = CoarseTier::rows(planet.params().map_or(0, |p| p.graph_n));
+        let rows = planet
+            .params()
+            .map_or(0, |p| CoarseTier::rows(p.graph_n, p.generator_version));
         let start = Progress::Computing {
             since: Instant::now(),
             rows_done: Arc::new(AtomicU32::new(0)),
@@ -360,10 +362,11 @@ impl Drop for Tiers {
     }
 }
 
-/// Holds a request to a version-2 planet until its coarse tier is ready
-/// (at most the `tier_wait` limit) and gives it: `Err` is the answer to
-/// send instead, a 503 with `Retry-After`, or the tier's failure. Version
-/// 1 has no tier and passes at once with `None`.
+/// Holds a request to a version-2 (or later) planet until its coarse tier
+/// is ready (at most the `tier_wait` limit), installs it in the planet
+/// function and gives it: `Err` is the answer to send instead, a 503 with
+/// `Retry-After`, or the tier's failure. Version 1 has no tier and passes
+/// at once with `None`.
 pub(crate) async fn ready_or_retry(
     state: &crate::state::AppState,
     planet: &Arc<LoadedPlanet>,
@@ -377,7 +380,15 @@ pub(crate) async fn ready_or_retry(
         .wait(&state.store, planet, state.limits.tier_wait)
         .await
     {
-        Ok(Wait::Ready(tier)) => Ok(Some(tier)),
+        Ok(Wait::Ready(tier)) => {
+            // Version 3's samples read the tier: hand it to the planet
+            // function so sampling never computes it again.
+            let built = planet.planet().map_err(IntoResponse::into_response)?;
+            built
+                .install_tier(Arc::clone(&tier))
+                .map_err(|e| crate::planets::planet_error(&e).into_response())?;
+            Ok(Some(tier))
+        }
         Ok(Wait::Later(seconds)) => {
             let message = format!(
                 "planet {}'s coarse tier is still computing; retry in {seconds} s (progress: /v1/planets/{}/status)",
@@ -387,6 +398,18 @@ pub(crate) async fn ready_or_retry(
         }
         Err(e) => Err(e.into_response()),
     }
+}
+
+/// [`ready_or_retry`] for what samples the planet function outside chunks
+/// (previews, tiles, rivers): only version 3's samples read the tier.
+pub(crate) async fn ready_for_samples(
+    state: &crate::state::AppState,
+    planet: &Arc<LoadedPlanet>,
+) -> Result<Option<Arc<CoarseTier>>, axum::response::Response> {
+    if planet.version() < 3 {
+        return Ok(None);
+    }
+    ready_or_retry(state, planet).await
 }
 
 /// The store's name for the tier with `key`.

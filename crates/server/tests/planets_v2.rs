@@ -1,4 +1,4 @@
-//! Version-2 planets (plates) over HTTP: the default of new planets, their
+//! Version-2 planets (plates) over HTTP: their
 //! `uplift` and `plate` layers in every chunk format, the plates as
 //! GeoJSON, the preview's boundary overlay, and the coarse tier: computed
 //! once, persisted as a blob (restarts load it; deleting it changes no
@@ -9,33 +9,20 @@ mod common;
 
 use std::time::Duration;
 
-use common::{TestServer, chunk_url, small_params_v2};
+use common::{TestServer, built, chunk_url, small_params_v2};
 use mangekyo_formats::{ChunkFormat, chunk};
-use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Planet, PlanetParams, Projection};
+use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Projection};
 use mangekyo_server::Limits;
 use mangekyo_store::testing::TestDb;
 use mangekyo_store::{Backend, Store};
 use serde_json::{Value, json};
-
-/// The planet the server stored, built here.
-fn built(planet: &Value) -> Planet {
-    let params: PlanetParams = serde_json::from_value(planet["params"].clone()).unwrap();
-    Planet::new(params).unwrap()
-}
-
-async fn bytes(server: &TestServer, url: &str) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
-    let r = server.get(url).await;
-    let status = r.status().as_u16();
-    let headers = r.headers().clone();
-    (status, headers, r.bytes().await.unwrap().to_vec())
-}
 
 fn header<'a>(headers: &'a reqwest::header::HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).map(|v| v.to_str().unwrap())
 }
 
 #[tokio::test]
-async fn new_planets_are_version_2_with_plate_and_uplift_layers_everywhere() {
+async fn version_2_planets_have_plate_and_uplift_layers_everywhere() {
     let db = TestDb::new(Backend::Sqlite).await;
     let server = TestServer::start(&db).await;
     let planet = server.create_planet("tectonic", small_params_v2(3)).await;
@@ -76,7 +63,7 @@ async fn new_planets_are_version_2_with_plate_and_uplift_layers_everywhere() {
         .expect("some chunk holds a plate boundary");
     let at = |extra: &str| chunk_url(&planet, "tangent_cube", lod, cx, cy, extra);
     let url = at("");
-    let (status, headers, body) = bytes(&server, &url).await;
+    let (status, headers, body) = server.bytes(&url).await;
     assert_eq!(status, 200);
     assert!(
         header(&headers, "cache-control")
@@ -90,12 +77,12 @@ async fn new_planets_are_version_2_with_plate_and_uplift_layers_everywhere() {
     assert_eq!(json["layers"]["plate"].as_array().unwrap().len(), 256 * 256);
 
     // bin: every layer, mask 0x3f.
-    let (_, _, bin) = bytes(&server, &at("format=bin")).await;
+    let (_, _, bin) = server.bytes(&at("format=bin")).await;
     assert_eq!(bin[15], 0b11_1111);
     assert_eq!(u32::from_le_bytes(bin[8..12].try_into().unwrap()), 2);
 
     // r16 of the plate layer: the ids themselves, named in a header.
-    let (status, headers, r16) = bytes(&server, &at("format=r16&layers=plate")).await;
+    let (status, headers, r16) = server.bytes(&at("format=r16&layers=plate")).await;
     assert_eq!(status, 200);
     assert_eq!(header(&headers, "mangekyo-layer"), Some("plate"));
     let ids: Vec<u16> = r16
@@ -104,7 +91,7 @@ async fn new_planets_are_version_2_with_plate_and_uplift_layers_everywhere() {
         .collect();
     assert_eq!(ids, sampled.plate);
     // f32 of the uplift layer: the metres, bit for bit.
-    let (_, headers, f32s) = bytes(&server, &at("format=f32&layers=uplift")).await;
+    let (_, headers, f32s) = server.bytes(&at("format=f32&layers=uplift")).await;
     assert_eq!(header(&headers, "mangekyo-layer"), Some("uplift"));
     let uplift: Vec<u32> = f32s
         .chunks_exact(4)
@@ -119,8 +106,8 @@ async fn new_planets_are_version_2_with_plate_and_uplift_layers_everywhere() {
             .collect::<Vec<_>>()
     );
     // A preview with the plate layer draws the boundaries white.
-    let (_, _, plain) = bytes(&server, &at("format=preview")).await;
-    let (_, _, marked) = bytes(&server, &at("format=preview&layers=plate")).await;
+    let (_, _, plain) = server.bytes(&at("format=preview")).await;
+    let (_, _, marked) = server.bytes(&at("format=preview&layers=plate")).await;
     assert_ne!(plain, marked);
 
     // One layer per heightmap; a version-1 pin is another planet's content.
@@ -134,7 +121,7 @@ async fn new_planets_are_version_2_with_plate_and_uplift_layers_everywhere() {
 
     // The plates as GeoJSON: polygons and typed boundaries.
     let plates = planet["links"]["plates"].as_str().unwrap();
-    let (status, headers, body) = bytes(&server, &format!("{plates}&cell_deg=2")).await;
+    let (status, headers, body) = server.bytes(&format!("{plates}&cell_deg=2")).await;
     assert_eq!(status, 200);
     assert_eq!(
         header(&headers, "content-type"),
@@ -158,12 +145,15 @@ async fn new_planets_are_version_2_with_plate_and_uplift_layers_everywhere() {
 
     // The preview's overlay paints boundaries in the three type colours.
     let preview = planet["links"]["preview"].as_str().unwrap();
-    let (_, _, plain) = bytes(&server, &format!("{preview}&width=256")).await;
-    let (status, _, overlaid) =
-        bytes(&server, &format!("{preview}&width=256&overlay=plates")).await;
+    let (_, _, plain) = server.bytes(&format!("{preview}&width=256")).await;
+    let (status, _, overlaid) = server
+        .bytes(&format!("{preview}&width=256&overlay=plates"))
+        .await;
     assert_eq!(status, 200);
     assert_ne!(plain, overlaid);
-    let (_, _, plate_map) = bytes(&server, &format!("{preview}&width=256&layer=plate")).await;
+    let (_, _, plate_map) = server
+        .bytes(&format!("{preview}&width=256&layer=plate"))
+        .await;
     assert_ne!(plain, plate_map);
     let e = server
         .get_json(&format!("{preview}&width=256&overlay=faults"), 400)
@@ -219,7 +209,7 @@ async fn bad_version_2_parameters_and_unknown_status_links_are_named() {
         (json!({"graph_n": 5000}), "params.graph_n"),
         (json!({"plate_count": 3}), "params.plate_count"),
         (json!({"plate_count": 41}), "params.plate_count"),
-        (json!({"generator_version": 3}), "params.generator_version"),
+        (json!({"generator_version": 4}), "params.generator_version"),
         (json!({"graph_n": "many"}), "params.graph_n"),
     ] {
         let r = server
@@ -250,7 +240,7 @@ async fn a_computing_tier_answers_202_then_503_and_a_stop_loses_nothing_stored()
     };
     let server = TestServer::start_with(&db, limits.clone()).await;
     // The largest tier (6 · 1024² nodes) takes seconds in any build.
-    let params = json!({"seed": 9, "radius": 200_000.0, "pixel_size": 50.0, "graph_n": 1024});
+    let params = json!({"seed": 9, "radius": 200_000.0, "pixel_size": 50.0, "graph_n": 1024, "generator_version": 2});
     let r = server
         .post_json("/v1/planets", &json!({"name": "slow", "params": params}))
         .await;
@@ -302,7 +292,7 @@ async fn the_tier_is_stored_once_loaded_after_a_restart_and_only_a_cache() {
     let made = first.until_ready(&planet).await;
     assert_eq!(made["origin"], "computed");
     let url = chunk_url(&planet, "tangent_cube", 0, 3, 1, "format=bin");
-    let (_, headers, chunk) = bytes(&first, &url).await;
+    let (_, headers, chunk) = first.bytes(&url).await;
     let etag = header(&headers, "etag").unwrap().to_owned();
     first.stop().await;
 
@@ -323,7 +313,7 @@ async fn the_tier_is_stored_once_loaded_after_a_restart_and_only_a_cache() {
     let loaded = second.until_ready(&planet).await;
     assert_eq!(loaded["origin"], "loaded");
     assert_eq!(loaded["blob_hash"], made["blob_hash"]);
-    let (_, headers, again) = bytes(&second, &url).await;
+    let (_, headers, again) = second.bytes(&url).await;
     assert_eq!(
         (again.as_slice(), header(&headers, "etag").unwrap()),
         (chunk.as_slice(), etag.as_str())
@@ -337,7 +327,7 @@ async fn the_tier_is_stored_once_loaded_after_a_restart_and_only_a_cache() {
     let redone = third.until_ready(&planet).await;
     assert_eq!(redone["origin"], "computed");
     assert_eq!(redone["blob_hash"], made["blob_hash"]);
-    let (_, headers, third_bytes) = bytes(&third, &url).await;
+    let (_, headers, third_bytes) = third.bytes(&url).await;
     assert_eq!(third_bytes, chunk);
     assert_eq!(header(&headers, "etag").unwrap(), etag);
     third.stop().await;

@@ -284,7 +284,7 @@ async fn the_luau_clients_recorded_body_is_accepted() {
         (chunk["cx"].as_u64(), chunk["cy"].as_u64()),
         (Some(50), Some(50))
     );
-    for layer in ["height", "material"] {
+    for layer in ["height", "material", "water"] {
         assert_eq!(chunk["layers"][layer]["t"], "buffer", "{layer}");
     }
     // What the client decodes: metres_per_sample and the legend.

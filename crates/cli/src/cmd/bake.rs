@@ -127,7 +127,7 @@ struct Tally {
 /// Runs the subcommand.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let (plan, common, public_url) = plan_of(args)?;
-    let planet = common.planet.planet()?;
+    let planet = crate::cmd::planet::with_tier(common.planet.planet()?)?;
     let recipe = Recipe::new(&plan.kind, planet.generator_version())?;
     let space = *planet.space();
     recipe.check_levels(&plan, &space)?;

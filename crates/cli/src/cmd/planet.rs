@@ -56,6 +56,19 @@ enum What {
         #[command(flatten)]
         params: ParamArgs,
     },
+    /// The rivers, lakes and basins of a version-3 planet as GeoJSON: a
+    /// line per river link (discharge, Strahler order, upstream area,
+    /// length, mouth), a polygon per lake, a point per basin.
+    Rivers {
+        /// Only features with a point inside west,south,east,north (degrees).
+        #[arg(long, allow_hyphen_values = true)]
+        bbox: Option<String>,
+        /// Where to write the GeoJSON.
+        #[arg(short, long, default_value = "rivers.geojson")]
+        output: PathBuf,
+        #[command(flatten)]
+        params: ParamArgs,
+    },
     /// Prints each projection's cell area distortion (largest/smallest cell on the sphere).
     Projections {
         /// Cells along a cube face's edge (the other maps get as many along the equator).
@@ -91,7 +104,7 @@ pub(crate) struct ParamArgs {
     /// Axial tilt in degrees (-90..=90).
     #[arg(long, allow_hyphen_values = true)]
     axial_tilt: Option<f64>,
-    /// Planet generator version: 1 (noise belts) or 2 (plates; the default).
+    /// Planet generator version: 1 (noise belts), 2 (plates) or 3 (erosion, rivers and lakes; the default).
     #[arg(long)]
     generator_version: Option<u32>,
     /// Sphere-graph cells along a cube face's edge (version 2; 16..=1024).
@@ -208,7 +221,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             output,
             params,
         } => preview(
-            &params.planet()?,
+            &with_tier(params.planet()?)?,
             width,
             (layer.parse()?, overlay.parse()?),
             &output,
@@ -219,6 +232,17 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             output,
             params,
         } => plates(&params.planet()?, cell_deg, &output),
+        What::Rivers {
+            bbox,
+            output,
+            params,
+        } => {
+            let bbox = bbox
+                .as_deref()
+                .map(mangekyo_planet::hydro::geojson::BBox::parse)
+                .transpose()?;
+            rivers(&with_tier(params.planet()?)?, bbox, &output)
+        }
         What::Projections { cells } => projections(cells),
     }
 }
@@ -237,6 +261,49 @@ fn progress(len: u64, what: &str) -> ProgressBar {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
     bar
+}
+
+/// The planet with its coarse tier computed (with a progress bar) when its
+/// samples read one (version 3), so the work after it shows its own bar.
+pub(crate) fn with_tier(planet: Planet) -> anyhow::Result<Planet> {
+    if !planet.samples_need_tier() || planet.has_tier() {
+        return Ok(planet);
+    }
+    let p = planet.params();
+    let rows = mangekyo_planet::tier::CoarseTier::rows(p.graph_n, p.generator_version);
+    let bar = progress(u64::from(rows), "rows of the coarse tier");
+    let tier = mangekyo_planet::tier::CoarseTier::compute_observed(
+        &planet,
+        mangekyo_core::noise::Level::best(),
+        &|n| {
+            bar.inc(u64::from(n));
+            true
+        },
+    )
+    .context("computing the coarse tier")?;
+    bar.finish_and_clear();
+    planet.install_tier(std::sync::Arc::new(tier))?;
+    Ok(planet)
+}
+
+fn rivers(
+    planet: &Planet,
+    bbox: Option<mangekyo_planet::hydro::geojson::BBox>,
+    output: &Path,
+) -> anyhow::Result<()> {
+    let geojson = mangekyo_planet::hydro::geojson::rivers_geojson(planet, bbox)?;
+    let features = geojson["features"].as_array().map_or(0, Vec::len);
+    crate::atomic::write(output, &serde_json::to_vec(&geojson)?)?;
+    eprintln!(
+        "wrote {} ({features} features, {:.1} % of land drains to the sea, seed {})",
+        output.display(),
+        geojson["properties"]["drains_to_sea_share"]
+            .as_f64()
+            .unwrap_or(0.0)
+            * 100.0,
+        planet.params().seed
+    );
+    Ok(())
 }
 
 fn plates(planet: &Planet, cell_deg: f64, output: &Path) -> anyhow::Result<()> {
@@ -301,7 +368,7 @@ const MAX_CHUNKS: usize = 4096;
 const BATCH: usize = 16;
 
 fn chunks(args: &ChunkArgs) -> anyhow::Result<()> {
-    let planet = args.params.planet()?;
+    let planet = with_tier(args.params.planet()?)?;
     let projection: Projection = args.projection.parse()?;
     let edge: Edge = args.edge.parse()?;
     let layers = args

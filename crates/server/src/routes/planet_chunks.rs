@@ -104,11 +104,11 @@ async fn chunk(
     PlanetSpace::new(planet.params()?)
         .check(&request.address)
         .map_err(|e| planet_error(&e))?;
-    // Chunks are conditioned on the coarse tier: version 2 reads its
-    // fields from T0 directly today (the same function, so no byte
-    // depends on the tier), and the rivers of geology II will read T1.
-    // Every version-2 chunk waits for it, so clients meet the 503 contract
-    // from the first version that has a tier.
+    // Chunks are conditioned on the coarse tier: version 3 reads its
+    // erosion, rivers and lakes; version 2 reads its fields from T0
+    // directly (the same function, so no byte depends on the tier) but
+    // waits too, so clients meet one 503 contract for every version
+    // that has a tier.
     if let Err(answer) = ready_or_retry(&state, &planet).await {
         return Ok(answer);
     }
@@ -177,6 +177,9 @@ async fn preview(
         .map_err(|e| planet_error(&e))?;
     let planet = state.planets.get(&state.store, id).await?;
     let lifetime = planet.lifetime(&query)?;
+    if let Err(answer) = crate::tiers::ready_for_samples(&state, &planet).await {
+        return Ok(answer);
+    }
     let key = format!(
         "planet_preview/{}/v{}/{width}/{layer_name}/{}",
         planet.params_hash,

@@ -1,5 +1,6 @@
-//! A planet's geology over HTTP: where its coarse tier stands, and its
-//! plates as GeoJSON (the same document `mangekyo planet plates` writes).
+//! A planet's geology over HTTP: where its coarse tier stands, its plates
+//! and its rivers as GeoJSON (the documents `mangekyo planet plates` and
+//! `mangekyo planet rivers` write).
 
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, header};
@@ -22,6 +23,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(status))
         .routes(routes!(plates))
+        .routes(routes!(rivers))
 }
 
 /// Where the planet's coarse tier (T1) stands: `ready`, `computing` (with
@@ -95,6 +97,81 @@ async fn plates(
             let built = planet.planet()?;
             let doc = mangekyo_planet::geology::plates_geojson(&built, cell_deg)
                 .map_err(|e| planet_error(&e))?;
+            let bytes = serde_json::to_vec(&doc).map_err(|e| ApiError::internal("GeoJSON", &e))?;
+            Ok(Content::new(bytes, "application/geo+json"))
+        })
+        .await?;
+    Ok(respond(&content, lifetime, &headers))
+}
+
+/// The rivers, lakes and basins of a version-3 planet as GeoJSON: one
+/// `LineString` per river link (`discharge_m3s`, `strahler`,
+/// `upstream_area_km2`, `main_stem_km`, `length_km`, `mouth`,
+/// `downstream_link`), one `MultiPolygon` per lake (`level_m`,
+/// `endorheic`), one `Point` per basin of at least 10⁴ km², and the land's
+/// `drains_to_sea_share`. `bbox=west,south,east,north` (degrees) keeps the
+/// features with a point inside. Waits for the coarse tier like chunks
+/// (503 + Retry-After while it computes).
+#[utoipa::path(get, path = "/v1/planets/{id}/rivers.geojson", tag = "planets",
+    params(
+        ("id" = i64, Path, description = "The planet's id"),
+        ("bbox" = Option<String>, Query, description = "west,south,east,north in degrees: only features with a point inside"),
+        ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL"),
+        ("p" = Option<String>, Query, description = "The planet's params_hash"),
+    ),
+    responses(
+        (status = 200, description = "The rivers, lakes and basins", content_type = "application/geo+json"),
+        (status = 304, description = "Not modified"),
+        (status = 400, description = "bbox is invalid, or the planet is older than version 3 (no rivers)", body = ErrorBody),
+        (status = 404, description = "No such planet, or the URL pins another version/hash", body = ErrorBody),
+        (status = 503, description = "The coarse tier is still computing (Retry-After)", body = ErrorBody),
+    ))]
+async fn rivers(
+    State(state): State<AppState>,
+    PathParams(path): PathParams,
+    QueryParams(query): QueryParams,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    use mangekyo_planet::hydro::geojson::{BBox, rivers_geojson};
+    query.only(&["bbox", "v", "p"])?;
+    let id = planet_id(&path)?;
+    let bbox = query
+        .text("bbox")
+        .map(BBox::parse)
+        .transpose()
+        .map_err(|e| planet_error(&e))?;
+    let planet = state.planets.get(&state.store, id).await?;
+    let lifetime = planet.lifetime(&query)?;
+    if planet.version() < 3 {
+        return Err(ApiError::invalid(
+            "generator_version",
+            format!(
+                "planet {id} is generator version {}: rivers exist from version 3",
+                planet.version()
+            ),
+            "a planet of generator version 3 or later",
+        ));
+    }
+    if let Err(answer) = crate::tiers::ready_for_samples(&state, &planet).await {
+        return Ok(answer);
+    }
+    let key = format!(
+        "planet_rivers/{}/v{}/{}",
+        planet.params_hash,
+        planet.version(),
+        bbox.map_or_else(String::new, |b| format!(
+            "{}/{}/{}/{}",
+            b.west.to_bits(),
+            b.south.to_bits(),
+            b.east.to_bits(),
+            b.north.to_bits()
+        ))
+    );
+    let content = state
+        .content
+        .get_or_generate("planet_rivers", key, &state.gate, move || {
+            let built = planet.planet()?;
+            let doc = rivers_geojson(&built, bbox).map_err(|e| planet_error(&e))?;
             let bytes = serde_json::to_vec(&doc).map_err(|e| ApiError::internal("GeoJSON", &e))?;
             Ok(Content::new(bytes, "application/geo+json"))
         })

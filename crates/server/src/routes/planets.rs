@@ -43,8 +43,9 @@ pub struct CreatePlanet {
     /// else), radius 6371000 m (1e3..=1e8), pixel_size 1.5 m
     /// (0.01..=2π·radius/1024), sea_level 0.71 (0..=1), plate_activity 1
     /// (0..=2), humidity_global 0.5 (0..=1), axial_tilt 23.44° (-90..=90),
-    /// solar_intensity 1 (0.25..=4), generator_version 2 (1: the noise
-    /// belts of the first planets; 2: plates), and for version 2 graph_n
+    /// solar_intensity 1 (0.25..=4), generator_version 3 (1: the noise
+    /// belts of the first planets; 2: plates; 3: plates with erosion,
+    /// rivers and lakes), and from version 2 graph_n
     /// 408 (16..=1024, cells along a face edge of the coarse tier) and
     /// plate_count 0 (0 derives 10..=24 from the seed, or 8..=40).
     #[serde(default, deserialize_with = "crate::planets::present")]
@@ -115,6 +116,9 @@ pub(crate) struct Links {
     /// The plates as GeoJSON (version 2).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plates: Option<String>,
+    /// The rivers, lakes and basins as GeoJSON (version 3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rivers: Option<String>,
 }
 
 /// A page of planets.
@@ -154,6 +158,7 @@ fn view(planet: &LoadedPlanet) -> PlanetView {
             tilejson: format!("{base}/tilejson.json?{pin}"),
             status: format!("{base}/status"),
             plates: (planet.version() >= 2).then(|| format!("{base}/plates.geojson?{pin}")),
+            rivers: (planet.version() >= 3).then(|| format!("{base}/rivers.geojson?{pin}")),
             this: base,
         },
         tier: None,

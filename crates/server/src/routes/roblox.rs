@@ -98,11 +98,14 @@ struct Batch {
 ///
 /// The answer: `{planet, params_hash, generator_version, projection, lod,
 /// edge, size, metres_per_sample, encoding, layers, material_legend,
-/// biome_legend, chunks: [{cx, cy, face, min_height, max_height, layers:
-/// {height, material, biome}}]}`. With `encoding: "buffer"` each layer is
+/// biome_legend, chunks: [{cx, cy, face, min_height, max_height,
+/// max_water_level (with water), layers: {height, material, biome,
+/// water}}]}`. With `encoding: "buffer"` each layer is
 /// `{"m": null, "t": "buffer", "zbase64": …}`, which
 /// `HttpService:JSONDecode` turns into a `buffer`: `size²` samples,
-/// row-major, f32 heights (metres) or u8 indices, little-endian.
+/// row-major, f32 heights and water depths (metres) or u8 indices,
+/// little-endian. `water` is sea, lakes and rivers from generator
+/// version 3, the sea alone before.
 #[utoipa::path(post, path = "/v1/roblox/chunks", tag = "roblox", request_body = RobloxChunks,
     responses(
         (status = 200, description = "The chunks, in request order", content_type = "application/json"),
@@ -308,7 +311,7 @@ fn parse_layers(names: Option<&[String]>) -> Result<Vec<RobloxLayer>, ApiError> 
         return Err(ApiError::invalid(
             "layers",
             "layers must name at least one layer",
-            "height, material, biome",
+            "height, material, biome, water",
         ));
     }
     let mut layers = Vec::with_capacity(names.len());
@@ -352,7 +355,7 @@ fn encode_piece(
     let request = ChunkRequest {
         address,
         edge: batch.edge,
-        layers: roblox::sample_layers(&batch.layers),
+        layers: roblox::sample_layers(&batch.layers, planet.version()),
     };
     let chunk = planet
         .planet()?

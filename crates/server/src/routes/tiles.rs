@@ -71,6 +71,9 @@ async fn tile(
     request.validate().map_err(|e| planet_error(&e))?;
     let planet = state.planets.get(&state.store, id).await?;
     let lifetime = planet.lifetime(&query)?;
+    if let Err(answer) = crate::tiers::ready_for_samples(&state, &planet).await {
+        return Ok(answer);
+    }
     let key = format!(
         "planet_tile/{}/v{}/{z}/{x}/{y}/{size}",
         planet.params_hash,

@@ -21,7 +21,21 @@ pub(crate) fn small_params(seed: u64) -> Value {
 
 /// A small version-2 planet with a small coarse tier (N = 24: 3,456 nodes).
 pub(crate) fn small_params_v2(seed: u64) -> Value {
-    json!({ "seed": seed, "radius": 200_000.0, "pixel_size": 50.0, "graph_n": 24 })
+    json!({ "seed": seed, "radius": 200_000.0, "pixel_size": 50.0, "graph_n": 24, "generator_version": 2 })
+}
+
+/// A small planet of the newest version (3: water) with a small coarse
+/// tier (N = 32: 6,144 nodes), its version left to the default.
+pub(crate) fn small_params_v3(seed: u64) -> Value {
+    json!({ "seed": seed, "radius": 400_000.0, "pixel_size": 50.0, "graph_n": 32 })
+}
+
+/// The planet the server stored (its answer to a create or get), built
+/// here with the library.
+pub(crate) fn built(planet: &Value) -> mangekyo_planet::Planet {
+    let params: mangekyo_planet::PlanetParams =
+        serde_json::from_value(planet["params"].clone()).unwrap();
+    mangekyo_planet::Planet::new(params).unwrap()
 }
 
 /// A running server.
@@ -125,6 +139,14 @@ impl TestServer {
     }
 
     /// GET `path` and its JSON body, asserting the status.
+    /// GET `path`: the status, headers and body.
+    pub(crate) async fn bytes(&self, path: &str) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+        let r = self.get(path).await;
+        let status = r.status().as_u16();
+        let headers = r.headers().clone();
+        (status, headers, r.bytes().await.unwrap().to_vec())
+    }
+
     pub(crate) async fn get_json(&self, path: &str, status: u16) -> Value {
         let r = self.get(path).await;
         assert_eq!(r.status().as_u16(), status, "GET {path}");

@@ -8,6 +8,7 @@
 // whichever projection is chosen.
 
 import * as THREE from 'three';
+import { getBlob } from '../../api.js';
 
 /** Width of the preview texture, pixels (the height is half). */
 export const GLOBE_TEXTURE_WIDTH = 1024;
@@ -19,13 +20,28 @@ export function gridAt(space, lod) {
 }
 
 /**
+ * A picture from the server as a texture. The GET retries a 503 (a
+ * version-3 planet's previews wait for its coarse tier); `onWait(seconds)`
+ * hears each wait.
+ */
+export async function loadTexture(url, onWait) {
+  const objectUrl = URL.createObjectURL(await getBlob(url, {}, onWait));
+  try {
+    return await new THREE.TextureLoader().loadAsync(objectUrl);
+  } finally {
+    URL.revokeObjectURL(objectUrl);
+  }
+}
+
+/**
  * Builds the globe of `planet` into `group` (resolves once its texture is
  * in). `overlay` is the preview's overlay: `none`, or `plates` (plate
- * boundaries coloured by type, version-2 planets).
+ * boundaries coloured by type, version-2 planets). `onWait` hears a wait
+ * for the coarse tier.
  */
-export async function buildGlobe(planet, group, overlay = 'none') {
+export async function buildGlobe(planet, group, overlay = 'none', onWait = () => {}) {
   const url = `${planet.links.preview}&width=${GLOBE_TEXTURE_WIDTH}${overlay === 'none' ? '' : `&overlay=${overlay}`}`;
-  const texture = await new THREE.TextureLoader().loadAsync(url);
+  const texture = await loadTexture(url, onWait);
   texture.colorSpace = THREE.SRGBColorSpace;
   texture.anisotropy = 4;
   const globe = new THREE.Mesh(new THREE.SphereGeometry(1, 128, 64), new THREE.MeshStandardMaterial({ map: texture, roughness: 0.9 }));

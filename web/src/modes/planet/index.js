@@ -15,7 +15,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
 import { getJson, postJson } from '../../api.js';
 import { el, randomSeed } from '../../ui.js';
-import { buildGlobe, mapPointOf } from './globe.js';
+import { buildGlobe, loadTexture, mapPointOf } from './globe.js';
 
 /** Vertices along a region's side (the 256-sample chunk is resampled). */
 const REGION_GRID = 128;
@@ -121,7 +121,9 @@ export async function mount(ctx) {
       // Plates exist from generator version 2.
       const hasPlates = planet.generator_version >= 2;
       plateBox.disabled = !hasPlates;
-      globeInfo = await buildGlobe(planet, globe, hasPlates ? overlay : 'none');
+      globeInfo = await buildGlobe(planet, globe, hasPlates ? overlay : 'none', (s) => {
+        if (mine === token) setStatus(`planet #${id}: its coarse tier is still computing; retrying in ${s} s…`);
+      });
       if (mine !== token) return;
       setStatus('');
       markReady();
@@ -154,7 +156,7 @@ export async function mount(ctx) {
       const json = await getJson(`${located.chunk}&format=json&layers=height,biome&edge=shared`, {}, (s) => {
         if (mine === token) setStatus(`the planet's coarse tier is still computing; retrying in ${s} s…`);
       });
-      const texture = await new THREE.TextureLoader().loadAsync(`${located.chunk}&format=preview`);
+      const texture = await loadTexture(`${located.chunk}&format=preview`);
       if (mine !== token) {
         texture.dispose();
         return;

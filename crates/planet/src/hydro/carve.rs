@@ -1,0 +1,223 @@
+//! What rivers and lakes do to one sample (tier T3): the nearest river
+//! segment of the sample's cell (by distance past its bank, then id) cuts
+//! a parabolic channel whose centreline floor is the water level minus the
+//! depth, and holds the ground of a valley corridor between the water
+//! level and a gentle slope up from the bank; lakes fill ground below
+//! their surface in their cells and the ring around them (not a river
+//! channel there). Every input is global and every formula a function of
+//! the direction alone, so rivers cross chunk edges, faces and levels
+//! without a seam.
+
+use super::rivers::{Segment, meander};
+use super::sub;
+use crate::geo::{Dir, cross, dot};
+use crate::graph::{Ghosts, SphereGraph};
+
+/// Slope of the valley walls up from a bank, metres per metre.
+pub const VALLEY_SLOPE: f64 = 0.06;
+/// The valley corridor beyond the bank: this many metres plus ten widths.
+pub const VALLEY_REACH_M: f64 = 3000.0;
+/// The corridor never reaches further than this fraction of a cell
+/// (so a segment listed one ring around the cells it crosses is always
+/// found by every sample it touches).
+pub const REACH_CELLS: f64 = 0.3;
+
+/// S-bend shape, peak ±1 (t(1 − t)(1 − 2t) · 6√3).
+const BEND: f64 = 10.392_304_845_413_264;
+
+/// A segment's geometry on the unit sphere.
+#[derive(Clone, Copy, Debug)]
+struct Geometry {
+    a: Dir,
+    ab: Dir,
+    inv_len2: f64,
+    len: f64,
+    normal: Dir,
+    amp: f64,
+    reach: f64,
+}
+
+/// What a sample gets from the water.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Carved {
+    /// Ground height, metres.
+    pub height: f64,
+    /// Water over the ground (sea, lake or river), metres.
+    pub water: f64,
+    /// River discharge, m³/s (0 off rivers).
+    pub flow: f64,
+    /// The river segment whose channel holds the sample, if any.
+    pub segment: Option<u32>,
+}
+
+/// The rivers and lakes of one planet, ready to carve samples.
+#[derive(Clone, Debug)]
+pub struct RiverField {
+    radius: f64,
+    segments: Vec<Segment>,
+    geometry: Vec<Geometry>,
+    start: Vec<u32>,
+    ids: Vec<u32>,
+    lake_own: Vec<f32>,
+    lake_near: Vec<f32>,
+    ghosts: Ghosts,
+}
+
+impl RiverField {
+    /// Builds the field from the tier's segments and per-node lake levels
+    /// (`lake_level[k]` NaN outside lakes) on `graph`.
+    pub fn new(
+        graph: &SphereGraph,
+        radius: f64,
+        segments: Vec<Segment>,
+        lake_level: &[f32],
+    ) -> RiverField {
+        let spacing = std::f64::consts::FRAC_PI_2 * radius / f64::from(graph.n());
+        let cap = REACH_CELLS * spacing;
+        let geometry = segments
+            .iter()
+            .map(|s| {
+                let (a, b) = (graph.node(s.from), graph.node(s.to));
+                let ab = sub(b, a);
+                let len2 = dot(ab, ab);
+                let c = cross(a, b);
+                let cn = dot(c, c).sqrt();
+                let half = 0.5 * f64::from(s.width);
+                Geometry {
+                    a,
+                    ab,
+                    inv_len2: 1.0 / len2,
+                    len: len2.sqrt(),
+                    normal: [c[0] / cn, c[1] / cn, c[2] / cn],
+                    amp: meander(s.from, s.to) * len2.sqrt(),
+                    reach: (half + VALLEY_REACH_M + 10.0 * f64::from(s.width))
+                        .min(cap)
+                        .max(half),
+                }
+            })
+            .collect();
+        let (start, ids) = super::rivers::index(graph, &segments);
+        let lake_near = (0..graph.len() as u32)
+            .map(|k| {
+                let mut best = lake_level[k as usize];
+                for m in graph.neighbours(k) {
+                    let l = lake_level[m as usize];
+                    if !l.is_nan() && (best.is_nan() || l > best) {
+                        best = l;
+                    }
+                }
+                best
+            })
+            .collect();
+        RiverField {
+            radius,
+            segments,
+            geometry,
+            start,
+            ids,
+            lake_own: lake_level.to_vec(),
+            lake_near,
+            ghosts: Ghosts::new(graph),
+        }
+    }
+
+    /// The graph's ghost points, for interpolating the tier's fields.
+    pub fn ghosts(&self) -> &Ghosts {
+        &self.ghosts
+    }
+
+    /// The segments, in tier order.
+    pub fn segments(&self) -> &[Segment] {
+        &self.segments
+    }
+
+    /// Distance (metres) from `p` to segment `s`'s centreline, and the
+    /// position along it (0 at `from`, 1 at `to`).
+    pub fn distance(&self, s: u32, p: Dir) -> (f64, f64) {
+        let g = &self.geometry[s as usize];
+        let ap = sub(p, g.a);
+        let raw = dot(ap, g.ab) * g.inv_len2;
+        let t = raw.clamp(0.0, 1.0);
+        let along = (raw - t) * g.len;
+        let bend = g.amp * BEND * t * (1.0 - t) * (1.0 - 2.0 * t);
+        let lateral = dot(ap, g.normal) - bend;
+        ((lateral * lateral + along * along).sqrt() * self.radius, t)
+    }
+
+    /// The point on segment `s`'s centreline at position `t` (unit vector).
+    pub fn centre(&self, s: u32, t: f64) -> Dir {
+        let g = &self.geometry[s as usize];
+        let bend = g.amp * BEND * t * (1.0 - t) * (1.0 - 2.0 * t);
+        let p = [
+            g.a[0] + t * g.ab[0] + bend * g.normal[0],
+            g.a[1] + t * g.ab[1] + bend * g.normal[1],
+            g.a[2] + t * g.ab[2] + bend * g.normal[2],
+        ];
+        let n = dot(p, p).sqrt();
+        [p[0] / n, p[1] / n, p[2] / n]
+    }
+
+    /// The water level of segment `s` at position `t`: linear between its
+    /// nodes' levels, so it never rises downstream.
+    pub fn level(&self, s: u32, t: f64) -> f64 {
+        let seg = &self.segments[s as usize];
+        f64::from(seg.z_from) + (f64::from(seg.z_to) - f64::from(seg.z_from)) * t
+    }
+
+    /// Carves ground `h` (metres) at direction `p` in graph cell `cell`.
+    pub fn carve(&self, p: Dir, cell: u32, h: f64) -> Carved {
+        let c = cell as usize;
+        let mut best: Option<(f64, u32, f64, f64)> = None;
+        for &s in &self.ids[self.start[c] as usize..self.start[c + 1] as usize] {
+            let (d, t) = self.distance(s, p);
+            let g = &self.geometry[s as usize];
+            if d >= g.reach {
+                continue;
+            }
+            let e = d - 0.5 * f64::from(self.segments[s as usize].width);
+            if best.is_none_or(|(be, bs, _, _)| e < be || (e == be && s < bs)) {
+                best = Some((e, s, d, t));
+            }
+        }
+        let mut out = Carved {
+            height: h,
+            water: 0.0,
+            flow: 0.0,
+            segment: None,
+        };
+        if let Some((e, s, d, t)) = best {
+            let seg = &self.segments[s as usize];
+            let z = self.level(s, t);
+            let half = 0.5 * f64::from(seg.width);
+            if e < 0.0 {
+                let r = d / half;
+                let bed = z - f64::from(seg.depth) * (1.0 - r * r);
+                out.height = bed;
+                out.water = z - bed;
+                out.flow = f64::from(seg.discharge);
+                out.segment = Some(s);
+            } else {
+                let span = self.geometry[s as usize].reach - half;
+                let u = (e / span).min(1.0);
+                let fade = 1.0 - u * u * (3.0 - 2.0 * u);
+                let target = h.min(z + VALLEY_SLOPE * e).max(z);
+                out.height = h + (target - h) * fade;
+            }
+        }
+        // A lake floods ground below its surface in its own cells and the
+        // ring around them (its shores lie between nodes), but not a river
+        // channel beside it, which runs below the lake from its pass.
+        let lake = f64::from(if out.segment.is_some() {
+            self.lake_own[c]
+        } else {
+            self.lake_near[c]
+        });
+        if !lake.is_nan() && out.height < lake {
+            out.water = out.water.max(lake - out.height);
+        }
+        if out.height < 0.0 {
+            out.water = out.water.max(-out.height);
+        }
+        out
+    }
+}

@@ -1,0 +1,210 @@
+//! The flow oracles of `spec/planet-geology.md` §6 on real planets and on
+//! synthetic surfaces: receivers form a forest rooted in the sea or a
+//! closed lake, the flood order is a stack order, discharge is conserved
+//! exactly, every receiver edge outside lakes runs strictly downhill, every
+//! river ends in the sea or a lake, and the 1-D steady state of the
+//! implicit stream-power step is S = (U/K)·A^(−1/2).
+
+use mangekyo_planet::graph::SphereGraph;
+use mangekyo_planet::hydro::Mesh;
+use mangekyo_planet::hydro::erosion::{self, ErosionParams};
+use mangekyo_planet::hydro::rivers;
+use mangekyo_planet::hydro::routing::{self, NONE};
+use mangekyo_planet::{Planet, PlanetParams};
+
+fn planet(n: u32) -> Planet {
+    Planet::new(PlanetParams {
+        graph_n: n,
+        ..PlanetParams::default()
+    })
+    .unwrap()
+}
+
+/// Position of each node in the stack.
+fn ranks(order: &[u32]) -> Vec<usize> {
+    let mut rank = vec![usize::MAX; order.len()];
+    for (i, &k) in order.iter().enumerate() {
+        rank[k as usize] = i;
+    }
+    rank
+}
+
+#[test]
+fn drainage_is_a_conserving_forest_that_runs_downhill_to_the_sea_or_a_lake() {
+    let planet = planet(64);
+    let tier = planet.coarse_tier().unwrap();
+    let graph = SphereGraph::new(64, planet.params().seed).unwrap();
+    let mesh = Mesh::new(graph, planet.params().radius);
+    let h0: Vec<f64> = tier.height.iter().map(|&h| f64::from(h)).collect();
+    let ocean: Vec<bool> = h0.iter().map(|&h| h < 0.0).collect();
+    // Uneven rain, so conservation is not a count of cells.
+    let rain: Vec<f64> = (0..mesh.len())
+        .map(|k| 0.3 + 1.4 * ((k * 7919) % 1000) as f64 / 1000.0)
+        .collect();
+    let p = ErosionParams::default();
+    let hyd = erosion::erode(&mesh, &h0, &ocean, &rain, &p);
+    let r = &hyd.routing;
+    let rank = ranks(&r.order);
+    assert!(
+        rank.iter().all(|&x| x != usize::MAX),
+        "every node is routed"
+    );
+    let mut donors_sum = hyd.runoff.clone();
+    for k in 0..mesh.len() {
+        let to = r.receiver[k];
+        if to == NONE {
+            // Roots: the sea, or the exits of a closed lake.
+            let lake = r.lake[k];
+            assert!(
+                ocean[k] || (lake != NONE && r.lakes[lake as usize].endorheic),
+                "node {k} is a root on land outside a closed lake"
+            );
+            continue;
+        }
+        assert!(!ocean[k], "sea node {k} drains somewhere");
+        assert!(rank[to as usize] < rank[k], "{k} comes before its receiver");
+        assert!(r.level[to as usize] <= r.level[k], "{k}: water rises");
+        if r.lake[k] == NONE {
+            assert!(
+                hyd.height[k] > r.level[to as usize],
+                "{k}: receiver edge outside a lake is not strictly downhill"
+            );
+        }
+        donors_sum[to as usize] += hyd.discharge[k];
+    }
+    assert_eq!(
+        donors_sum, hyd.discharge,
+        "each node's discharge is its own plus its donors'"
+    );
+    let at_roots: u64 = (0..mesh.len())
+        .filter(|&k| r.receiver[k] == NONE)
+        .map(|k| hyd.discharge[k])
+        .sum();
+    assert_eq!(
+        at_roots,
+        hyd.runoff.iter().sum::<u64>(),
+        "every drop reaches a root"
+    );
+    for (id, lake) in r.lakes.iter().enumerate() {
+        if lake.endorheic {
+            assert!(p.evaporation * lake.area >= lake.inflow as f64, "lake {id}");
+        } else {
+            assert_ne!(
+                r.lake[lake.outlet as usize], id as u32,
+                "lake {id} spills outside"
+            );
+            assert!(
+                r.level[lake.outlet as usize] <= lake.level,
+                "lake {id}'s pass"
+            );
+        }
+    }
+
+    // Rivers: levels never rise, and following links downstream always
+    // reaches the sea or a lake.
+    let segs = rivers::extract(&mesh, &hyd, &ocean);
+    assert!(segs.len() > 100, "{} segments", segs.len());
+    let mut first_of = std::collections::BTreeMap::new();
+    let mut last_of = std::collections::BTreeMap::new();
+    for s in &segs {
+        assert!(s.z_to <= s.z_from, "{s:?}");
+        assert!(s.width > 0.0 && s.depth > 0.0 && s.discharge > 0.0);
+        first_of.entry(s.from).or_insert(s.link);
+        last_of.insert(s.link, *s);
+    }
+    for (&link, last) in &last_of {
+        let (mut at, mut hops) = (*last, 0);
+        while at.mouth == 0 {
+            let next = first_of
+                .get(&at.to)
+                .unwrap_or_else(|| panic!("link {link} ends at node {} on land", at.to));
+            at = last_of[next];
+            hops += 1;
+            assert!(hops < segs.len(), "link {link} loops");
+        }
+    }
+}
+
+/// A mesh of land rising towards +z with a bowl at the pole, sea below
+/// z = −0.3.
+fn bowl(mesh: &Mesh) -> (Vec<f64>, Vec<bool>) {
+    let h: Vec<f64> = mesh
+        .dirs
+        .iter()
+        .map(|d| {
+            let rim = 3000.0 * (d[2] + 0.3);
+            let r = ((1.0 - d[2]) * 2.0).sqrt(); // chord from the pole
+            rim - 2500.0 * (1.0 - r / 0.5).max(0.0)
+        })
+        .collect();
+    let ocean = h.iter().map(|&x| x < 0.0).collect();
+    (h, ocean)
+}
+
+#[test]
+fn a_lake_spills_at_its_pass_or_closes_when_evaporation_wins() {
+    let mesh = Mesh::new(SphereGraph::new(16, 3).unwrap(), 1e6);
+    let (h, ocean) = bowl(&mesh);
+    let runoff: Vec<u64> = (0..mesh.len())
+        .map(|k| {
+            if ocean[k] {
+                0
+            } else {
+                mesh.area[k].round() as u64
+            }
+        })
+        .collect();
+    let total: u64 = runoff.iter().sum();
+    for (evaporation, closed) in [(0.0, false), (1e4, true)] {
+        let mut r = routing::route(&mesh, &h, &ocean);
+        let mut q = routing::accumulate(&r, &runoff);
+        routing::close_endorheic(&mut r, &mut q, evaporation);
+        let lakes: Vec<_> = r.lakes.iter().filter(|l| l.nodes.len() > 3).collect();
+        assert_eq!(lakes.len(), 1, "one lake in the bowl: {:?}", r.lakes.len());
+        let lake = lakes[0];
+        assert_eq!(lake.endorheic, closed, "evaporation {evaporation}");
+        let roots: u64 = (0..mesh.len())
+            .filter(|&k| r.receiver[k] == NONE)
+            .map(|k| q[k])
+            .sum();
+        assert_eq!(roots, total, "conserved with evaporation {evaporation}");
+        let to_sea: u64 = (0..mesh.len()).filter(|&k| ocean[k]).map(|k| q[k]).sum();
+        if closed {
+            assert_eq!(
+                to_sea + lake.inflow,
+                total,
+                "the closed lake keeps its inflow"
+            );
+        } else {
+            assert_eq!(to_sea, total, "everything reaches the sea");
+            assert!(r.level[lake.outlet as usize] <= lake.level);
+            assert!(
+                h[lake.outlet as usize] >= lake.level - 1e-9,
+                "the outlet is the pass"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_one_dimensional_steady_state_matches_stream_power() {
+    // A chain of 200 nodes 1 km apart draining to node 0 (held at 0 m),
+    // each adding 10⁶ m³/yr: q_i = (200 − i + 1)·10⁶ upstream of node i.
+    let n = 200;
+    let spacing = 1000.0;
+    let q: Vec<u64> = (0..n).map(|i| (n - i) as u64 * 1_000_000).collect();
+    let p = ErosionParams::default();
+    let uplift = 0.01;
+    let mut h = vec![0.0; n];
+    for _ in 0..5000 {
+        erosion::chain_step(&mut h, &q, spacing, uplift, &p);
+    }
+    let mut worst = 0.0f64;
+    for i in 1..n {
+        let slope = (h[i] - h[i - 1]) / spacing;
+        // S = (U/K)·A^(−m/n) with n = 1, m = ½ (K·dt and U·dt folded in).
+        let want = uplift / (p.k_dt * (q[i] as f64).sqrt());
+        worst = worst.max((slope / want - 1.0).abs());
+    }
+    assert!(worst < 0.01, "worst relative slope error {worst}");
+}
