@@ -211,11 +211,12 @@ fn bench_chunks(c: &mut criterion::Criterion) {
     }
 }
 
-/// A version-3 chunk (all layers: the tectonic surface, the erosion's
-/// change interpolated from the coarse tier, rivers and lakes carved)
-/// against version-2 (the same surface without water) and version-1
-/// chunks at the same place (the budget is ≤ 1.5× version 1). The tier is
-/// computed once before timing (a server caches it).
+/// A version-4 chunk (all layers: version 3's and the climate read off
+/// the tier, with blended biomes) and a version-3 chunk (the tectonic
+/// surface, the erosion's change interpolated from the coarse tier, rivers
+/// and lakes carved) against version-2 (the same surface without water)
+/// and version-1 chunks at the same place (the budget is ≤ 1.5× version
+/// 1). The tiers are computed once before timing (a server caches them).
 fn bench_water_chunks(c: &mut criterion::Criterion) {
     let v1 = Planet::new(PlanetParams {
         generator_version: 1,
@@ -227,8 +228,14 @@ fn bench_water_chunks(c: &mut criterion::Criterion) {
         ..PlanetParams::default()
     })
     .unwrap();
-    let v3 = Planet::new(PlanetParams::default()).unwrap();
+    let v3 = Planet::new(PlanetParams {
+        generator_version: 3,
+        ..PlanetParams::default()
+    })
+    .unwrap();
     v3.coarse_tier().unwrap();
+    let v4 = Planet::new(PlanetParams::default()).unwrap();
+    v4.coarse_tier().unwrap();
     let mut g = c.benchmark_group("planet_chunk_water_256sq");
     g.throughput(Throughput::Elements(256 * 256));
     let mut pairs = Vec::new();
@@ -240,7 +247,7 @@ fn bench_water_chunks(c: &mut criterion::Criterion) {
                 .unwrap()
                 .address;
             let id = format!("{place}_lod{lod}_all");
-            for (name, planet) in [("v3", &v3), ("v2", &v2), ("v1", &v1)] {
+            for (name, planet) in [("v4", &v4), ("v3", &v3), ("v2", &v2), ("v1", &v1)] {
                 let req = ChunkRequest {
                     address,
                     edge: Edge::Exclusive,
@@ -250,6 +257,8 @@ fn bench_water_chunks(c: &mut criterion::Criterion) {
                     b.iter(|| planet.sample_chunk(black_box(&req)).unwrap())
                 });
             }
+            pairs.push((format!("v4/{id}"), format!("v3/{id}")));
+            pairs.push((format!("v4/{id}"), format!("v1/{id}")));
             pairs.push((format!("v3/{id}"), format!("v1/{id}")));
             pairs.push((format!("v3/{id}"), format!("v2/{id}")));
         }

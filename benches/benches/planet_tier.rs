@@ -4,7 +4,8 @@
 //! current rayon pool (`RAYON_NUM_THREADS=2` for the 2-core targets: ≤ 2 s
 //! for version 2; ≤ 1.5 s at 10⁵ and ≤ 15 s at 10⁶ for version 3). The blob
 //! hashes are printed so a run on another machine can be compared bit for
-//! bit.
+//! bit. Version 4 adds the climate (two climate grids, the coupling with
+//! erosion, wetlands and the biome tables) at both sizes.
 
 use mangekyo_bench::criterion;
 use mangekyo_core::noise::Level;
@@ -26,6 +27,8 @@ fn main() {
         ("t1_n408", at(2, 408)),
         ("t1_water_n129", at(3, 129)),
         ("t1_water_n408", at(3, 408)),
+        ("t1_climate_n129", at(4, 129)),
+        ("t1_climate_n408", at(4, 408)),
     ];
     let mut g = c.benchmark_group("planet_tier");
     g.sample_size(10);

@@ -309,3 +309,128 @@ fn planet_rivers_writes_the_librarys_geojson_and_refuses_bad_boxes() {
         assert!(!path.exists(), "nothing is written on an error");
     }
 }
+
+#[test]
+fn version_4_previews_and_chunks_carry_the_climate_layers() {
+    let small = [
+        "--seed",
+        "5",
+        "--radius",
+        "400000",
+        "--pixel-size",
+        "50",
+        "--graph-n",
+        "32",
+    ];
+    // Whole-planet previews of temperature and precipitation.
+    for layer in ["temperature", "precipitation"] {
+        let path = out(&format!("{layer}.png"));
+        let mut args = vec!["planet", "preview", "--width", "64", "--layer", layer];
+        args.extend(small);
+        args.extend(["-o", path.to_str().unwrap()]);
+        ok(&args);
+        let png = mangekyo_export::png::decode(&std::fs::read(&path).unwrap()).unwrap();
+        std::fs::remove_file(&path).ok();
+        assert_eq!((png.width, png.height), (64, 32), "{layer}");
+    }
+    // bin with every layer is MKPC format 2; precipitation is a heightmap.
+    let planet = Planet::new(PlanetParams {
+        seed: 5,
+        radius: 400_000.0,
+        pixel_size: 50.0,
+        graph_n: 32,
+        ..PlanetParams::default()
+    })
+    .unwrap();
+    assert_eq!(planet.generator_version(), 4);
+    let sampled = planet
+        .sample_chunk(&ChunkRequest {
+            address: ChunkAddress {
+                projection: Projection::TangentCube,
+                lod: 0,
+                cx: 2,
+                cy: 1,
+            },
+            edge: Edge::Shared,
+            layers: Layers::all(4),
+        })
+        .unwrap();
+    let chunk = |format: &str, layers: &str, name: &str| -> Vec<u8> {
+        let path = out(name);
+        let mut args = vec![
+            "planet", "chunk", "--cx", "2", "--cy", "1", "--format", format, "--layers", layers,
+        ];
+        args.extend(small);
+        args.extend(["-o", path.to_str().unwrap()]);
+        ok(&args);
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::remove_file(&path).ok();
+        std::fs::remove_file(format!("{}.json", path.display())).ok();
+        bytes
+    };
+    let bin = chunk("bin", "all", "v4.bin");
+    let want = mangekyo_formats::chunk::encode(
+        &sampled,
+        mangekyo_formats::ChunkFormat::Bin,
+        planet.params(),
+    )
+    .unwrap();
+    assert!(bin == want.bytes, "the file is the library's bin");
+    let d = mangekyo_formats::planet_bin::decode(&bin).unwrap();
+    assert_eq!((d.format_version, d.mask), (2, 0x3ff));
+    let f32s = chunk("f32", "precipitation", "precipitation.f32");
+    let bits: Vec<u32> = f32s
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    assert_eq!(
+        bits,
+        sampled
+            .precipitation
+            .iter()
+            .map(|p| p.to_bits())
+            .collect::<Vec<_>>()
+    );
+
+    // A version-3 planet has no precipitation: one-line errors, no file.
+    let path = out("v3.png");
+    for args in [
+        vec![
+            "planet",
+            "preview",
+            "--width",
+            "64",
+            "--layer",
+            "precipitation",
+        ],
+        vec![
+            "planet",
+            "chunk",
+            "--format",
+            "f32",
+            "--layers",
+            "precipitation",
+        ],
+        vec![
+            "planet",
+            "chunk",
+            "--format",
+            "bin",
+            "--layers",
+            "biome_weights",
+        ],
+    ] {
+        let mut args = args;
+        args.extend(small);
+        args.extend(["--generator-version", "3", "-o", path.to_str().unwrap()]);
+        let refused = mangekyo(&args);
+        assert!(!refused.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            err.contains("precipitation") || err.contains("biome_weights"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+        assert!(!path.exists(), "nothing is written on an error");
+    }
+}

@@ -232,18 +232,18 @@ async fn replicas_serve_identical_bytes_and_survive_a_kill() {
     drop(b);
 }
 
-/// Version 3 (the default) over MariaDB: the replica that creates a planet
-/// computes its coarse tier (erosion, rivers) and stores it; the other
-/// loads it from the store (never computing it again) and serves the same
-/// bytes and ETags, rivers carved from the loaded tier included.
+/// Version 4 (the default) over MariaDB: the replica that creates a planet
+/// computes its coarse tier (erosion, rivers, climate) and stores it; the
+/// other loads it from the store (never computing it again) and serves the
+/// same bytes and ETags, rivers and biomes from the loaded tier included.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn replicas_serve_identical_version_3_bytes_computing_or_loading_the_tier() {
+async fn replicas_serve_identical_version_4_bytes_computing_or_loading_the_tier() {
     let db = TestDb::new(Backend::MySql).await;
     let (mut a, b) = (Replica::start(&db), Replica::start(&db));
     let c = client();
     let params = json!({"seed": 21, "radius": 200000.0, "pixel_size": 50.0, "graph_n": 128});
     let created = a.create_planet(&c, "Rivers", params).await;
-    assert_eq!(created["generator_version"], 3);
+    assert_eq!(created["generator_version"], 4);
     let on_a = a.status(&c, &created).await;
     assert_eq!(
         (&on_a["state"], &on_a["origin"]),
@@ -251,7 +251,7 @@ async fn replicas_serve_identical_version_3_bytes_computing_or_loading_the_tier(
     );
     let id = created["id"].as_i64().unwrap();
     let pin = pin_of(&created);
-    assert!(pin.starts_with("v=3&"), "{pin}");
+    assert!(pin.starts_with("v=4&"), "{pin}");
     b.until_ready(&c, &created).await;
     let on_b = b.status(&c, &created).await;
     assert_eq!(on_b["origin"], "loaded", "{on_b}");
@@ -265,6 +265,10 @@ async fn replicas_serve_identical_version_3_bytes_computing_or_loading_the_tier(
         format!("/v1/planets/{id}/chunks/tangent_cube/0/7/4?format=f32&layers=water&{pin}"),
         format!("/v1/planets/{id}/chunks/tangent_cube/0/8/3?format=json&layers=height,flow&{pin}"),
         format!("/v1/planets/{id}/rivers.geojson?{pin}"),
+        format!(
+            "/v1/planets/{id}/chunks/cube/0/2/1?format=json&layers=precipitation,biome,biome_weights&{pin}"
+        ),
+        format!("/v1/planets/{id}/preview?width=64&layer=precipitation&{pin}"),
     ];
     same_answers(&c, &a, &b, &urls).await;
 

@@ -87,7 +87,8 @@ impl ChunkFormat {
     /// `all`) was given or not, for a planet of `generator_version`.
     /// Heightmaps hold one layer: `height` (the default, and what `all`
     /// means for them), from version 2 `uplift` or `plate`, from version 3
-    /// `water` or `flow`. A preview draws heights and biomes (with rivers
+    /// `water` or `flow`, from version 4 `precipitation` (`biome_weights`,
+    /// four bytes a sample, is not a heightmap). A preview draws heights and biomes (with rivers
     /// and lakes from version 3), with plate boundaries when `plate` is
     /// asked. JSON and `bin` hold every asked layer (default: every layer
     /// of the version).
@@ -106,11 +107,16 @@ impl ChunkFormat {
             ..Layers::NONE
         };
         if self.is_heightmap() {
-            let single = [Layers::HEIGHT, UPLIFT, PLATE, WATER, FLOW];
+            let single = [Layers::HEIGHT, UPLIFT, PLATE, WATER, FLOW, PRECIPITATION];
             return match (asked, text) {
                 (Some(l), _) if l == Layers::all(generator_version) => Ok(Layers::HEIGHT),
                 (Some(l), Some(text)) if !single.contains(&l) => {
-                    let expected = if generator_version >= 3 {
+                    let expected = if generator_version >= 4 {
+                        format!(
+                            "one of height, uplift, plate, water, flow, precipitation ({} holds one layer), or left out",
+                            self.name()
+                        )
+                    } else if generator_version >= 3 {
                         format!(
                             "one of height, uplift, plate, water, flow ({} holds one layer), or left out",
                             self.name()
@@ -154,6 +160,10 @@ const WATER: Layers = Layers {
 };
 const FLOW: Layers = Layers {
     flow: true,
+    ..Layers::NONE
+};
+const PRECIPITATION: Layers = Layers {
+    precipitation: true,
     ..Layers::NONE
 };
 
@@ -215,14 +225,15 @@ impl EncodedChunk {
 }
 
 /// The one layer a heightmap chunk holds: heights, uplift, water (metres),
-/// flow (m³/s) or plate ids (exact integers).
+/// flow (m³/s), precipitation (mm/yr) or plate ids (exact integers).
 enum Single<'a> {
     Metres(&'a [f32]),
     Plate(&'a [u16]),
 }
 
 /// The layer a heightmap holds: the chunk's only sampled one of height,
-/// uplift and plate ([`ChunkFormat::layers`] asks for exactly one).
+/// uplift, water, flow, precipitation and plate ([`ChunkFormat::layers`]
+/// asks for exactly one).
 fn single_layer(chunk: &Chunk) -> Single<'_> {
     if !chunk.height.is_empty() {
         Single::Metres(&chunk.height)
@@ -232,6 +243,8 @@ fn single_layer(chunk: &Chunk) -> Single<'_> {
         Single::Metres(&chunk.water)
     } else if !chunk.flow.is_empty() {
         Single::Metres(&chunk.flow)
+    } else if !chunk.precipitation.is_empty() {
+        Single::Metres(&chunk.precipitation)
     } else {
         Single::Plate(&chunk.plate)
     }
@@ -294,7 +307,8 @@ fn heightmap_bytes(
 }
 
 /// The name of the layer a heightmap chunk holds (`height`, `uplift`,
-/// `plate`): the `mangekyo-layer` header and the sidecar's `layer`.
+/// `water`, `flow`, `precipitation`, `plate`): the `mangekyo-layer` header
+/// and the sidecar's `layer`.
 pub fn heightmap_layer(chunk: &Chunk) -> &'static str {
     if !chunk.height.is_empty() {
         "height"
@@ -304,6 +318,8 @@ pub fn heightmap_layer(chunk: &Chunk) -> &'static str {
         "water"
     } else if !chunk.flow.is_empty() {
         "flow"
+    } else if !chunk.precipitation.is_empty() {
+        "precipitation"
     } else {
         "plate"
     }
@@ -374,5 +390,48 @@ mod tests {
         assert!(e.to_string().contains("layers"), "{e}");
         assert!(ChunkFormat::Json.layers(Some("uplift"), 1).is_err());
         assert!(ChunkFormat::Preview.layers(Some("plate"), 2).unwrap().plate);
+    }
+
+    #[test]
+    fn precipitation_is_a_heightmap_layer_from_version_4() {
+        assert_eq!(
+            ChunkFormat::F32.layers(Some("precipitation"), 4).unwrap(),
+            PRECIPITATION
+        );
+        assert_eq!(
+            ChunkFormat::Png16.layers(Some("all"), 4).unwrap(),
+            Layers::HEIGHT
+        );
+        for v in [1, 2, 3] {
+            let e = ChunkFormat::F32
+                .layers(Some("precipitation"), v)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("layers") && e.contains("precipitation"), "{e}");
+        }
+        // Versions 1–3 keep their words; version 4 names precipitation.
+        let e = ChunkFormat::R16.layers(Some("height,flow"), 3).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "layers must be one of height, uplift, plate, water, flow (r16 holds one layer), or left out, got height,flow"
+        );
+        let e = ChunkFormat::R16
+            .layers(Some("biome_weights"), 4)
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("one of height, uplift, plate, water, flow, precipitation (r16"),
+            "{e}"
+        );
+        assert_eq!(ChunkFormat::Json.layers(None, 4).unwrap(), Layers::all(4));
+        assert!(Layers::all(4).precipitation && Layers::all(4).biome_weights);
+        let bin = ChunkFormat::Bin
+            .layers(Some("height,biome_weights"), 4)
+            .unwrap();
+        assert!(bin.height && bin.biome_weights && !bin.precipitation);
+        let p = ChunkFormat::Preview
+            .layers(Some("precipitation"), 4)
+            .unwrap();
+        assert!(p.height && p.biome && p.water && !p.precipitation);
     }
 }

@@ -18,9 +18,13 @@
 //! fastest, then row `j` (Roblox +Z):
 //! - `height`: f32 metres above sea level (sea level is 0 m; below it the
 //!   client fills water up to 0).
-//! - `material`: u8 index into [`MATERIAL_LEGEND`] (an `Enum.Material`
-//!   name): the ground's surface material; under water, the sea floor's.
-//! - `biome`: u8 index into the planet crate's `Biome::LEGEND`.
+//! - `material`: u8 index into the answer's `material_legend`
+//!   ([`material_legend`]: [`MATERIAL_LEGEND`] for generator versions 1–3,
+//!   [`MATERIAL_LEGEND_V4`] from version 4; an `Enum.Material` name): the
+//!   ground's surface material; under water, the bed's.
+//! - `biome`: u8 index into the answer's `biome_legend` (the planet
+//!   crate's `Biome::legend(version)`: 12 names before version 4, 17 from
+//!   it).
 //! - `water`: f32 metres of water over the ground: sea, lakes and rivers
 //!   on a generator version 3 planet; before version 3 only the sea
 //!   (`max(0, −height)`), so a client fills water the same way for every
@@ -41,10 +45,11 @@ use crate::FormatError;
 /// per chunk than they save on a loopback or datacentre link.
 pub const ZSTD_LEVEL: i32 = 3;
 
-/// Biome → Roblox terrain material (`Enum.Material` names), the single
-/// table the Luau client also reads (as `material_legend` in every
-/// answer). Under water the material is the sea floor's: Roblox water is
-/// a fill the client adds between the ground and sea level.
+/// Biome → Roblox terrain material (`Enum.Material` names) for generator
+/// versions 1–3, the single table the Luau client also reads (as
+/// `material_legend` in every answer). Under water the material is the
+/// sea floor's: Roblox water is a fill the client adds between the ground
+/// and sea level. Version 4 has [`BIOME_MATERIALS_V4`].
 ///
 /// | biome | material | why |
 /// |---|---|---|
@@ -60,23 +65,19 @@ pub const ZSTD_LEVEL: i32 = 3;
 /// | tundra | Slate | grey, sparse, stony |
 /// | snow_ice | Snow | |
 /// | bare_rock | Rock | |
-pub const BIOME_MATERIALS: [(Biome, &str); 12] = [
-    (Biome::Ocean, "Sand"),
-    (Biome::DeepOcean, "Basalt"),
-    (Biome::Beach, "Sand"),
-    (Biome::Desert, "Sandstone"),
-    (Biome::Savanna, "Ground"),
-    (Biome::Rainforest, "LeafyGrass"),
-    (Biome::Grassland, "Grass"),
-    (Biome::TemperateForest, "LeafyGrass"),
-    (Biome::Taiga, "Mud"),
-    (Biome::Tundra, "Slate"),
-    (Biome::SnowIce, "Snow"),
-    (Biome::BareRock, "Rock"),
-];
+pub const BIOME_MATERIALS: [(Biome, &str); 12] = {
+    // Version 4's first 12 rows.
+    let mut rows = [(Biome::Ocean, ""); 12];
+    let mut i = 0;
+    while i < rows.len() {
+        rows[i] = BIOME_MATERIALS_V4[i];
+        i += 1;
+    }
+    rows
+};
 
 /// The distinct materials of [`BIOME_MATERIALS`], in first-use order: what
-/// a `material` sample indexes.
+/// a `material` sample of a version 1–3 planet indexes.
 pub const MATERIAL_LEGEND: [&str; 10] = [
     "Sand",
     "Basalt",
@@ -90,14 +91,119 @@ pub const MATERIAL_LEGEND: [&str; 10] = [
     "Rock",
 ];
 
-/// The [`MATERIAL_LEGEND`] index of a biome's material.
-pub fn material_index(biome: Biome) -> u8 {
-    let name = BIOME_MATERIALS[biome.index() as usize].1;
-    // Both tables are constants checked by a unit test.
-    MATERIAL_LEGEND
+/// Biome → material for generator version 4 (its 17 biomes): the twelve
+/// older biomes keep their materials (a biome looks the same on every
+/// planet, and [`MATERIAL_LEGEND_V4`] only appends), the five new ones:
+///
+/// | biome | material | why |
+/// |---|---|---|
+/// | shrubland | Ground | dry soil between bushes, like savanna |
+/// | riparian | LeafyGrass | the lush strip along a river |
+/// | wetland | Mud | marsh and bog |
+/// | alpine | Grass | meadow above the tree line (bare heights are bare_rock) |
+/// | fresh_water | Mud | the bed of a lake or river; the `water` layer fills over it |
+///
+/// snow_ice colder than [`ICE_BELOW_C`] (mean annual) is `Ice` instead of
+/// `Snow`: ice sheets rather than snowfields ([`material_index_at`]).
+pub const BIOME_MATERIALS_V4: [(Biome, &str); 17] = [
+    (Biome::Ocean, "Sand"),
+    (Biome::DeepOcean, "Basalt"),
+    (Biome::Beach, "Sand"),
+    (Biome::Desert, "Sandstone"),
+    (Biome::Savanna, "Ground"),
+    (Biome::Rainforest, "LeafyGrass"),
+    (Biome::Grassland, "Grass"),
+    (Biome::TemperateForest, "LeafyGrass"),
+    (Biome::Taiga, "Mud"),
+    (Biome::Tundra, "Slate"),
+    (Biome::SnowIce, "Snow"),
+    (Biome::BareRock, "Rock"),
+    (Biome::Shrubland, "Ground"),
+    (Biome::Riparian, "LeafyGrass"),
+    (Biome::Wetland, "Mud"),
+    (Biome::Alpine, "Grass"),
+    (Biome::FreshWater, "Mud"),
+];
+
+/// Below this mean annual temperature, °C, a version-4 snow_ice sample is
+/// `Ice` (an ice sheet), above it `Snow`.
+pub const ICE_BELOW_C: f32 = -20.0;
+
+/// Version 4's material legend: [`MATERIAL_LEGEND`] with `Ice` appended,
+/// so every index of versions 1–3 names the same material.
+pub const MATERIAL_LEGEND_V4: [&str; 11] = [
+    "Sand",
+    "Basalt",
+    "Sandstone",
+    "Ground",
+    "LeafyGrass",
+    "Grass",
+    "Mud",
+    "Slate",
+    "Snow",
+    "Rock",
+    "Ice",
+];
+
+/// The material legend of a planet of `generator_version` (the answer's
+/// `material_legend`): versions 1–3 keep their ten names (their bytes
+/// never change), version 4 has eleven.
+pub fn material_legend(generator_version: u32) -> &'static [&'static str] {
+    if generator_version >= 4 {
+        &MATERIAL_LEGEND_V4
+    } else {
+        &MATERIAL_LEGEND
+    }
+}
+
+/// The biome → material table of a planet of `generator_version`.
+pub fn biome_materials(generator_version: u32) -> &'static [(Biome, &'static str)] {
+    if generator_version >= 4 {
+        &BIOME_MATERIALS_V4
+    } else {
+        &BIOME_MATERIALS
+    }
+}
+
+/// The index of `name` in `legend` (the tables are constants checked by a
+/// unit test, so it is always there).
+fn index_in(legend: &[&str], name: &str) -> u8 {
+    legend
         .iter()
         .position(|m| *m == name)
         .map_or(0, |i| i as u8)
+}
+
+/// The [`MATERIAL_LEGEND`] index of a biome's material (versions 1–3).
+pub fn material_index(biome: Biome) -> u8 {
+    index_in(&MATERIAL_LEGEND, BIOME_MATERIALS[biome.index() as usize].1)
+}
+
+/// The index into [`material_legend`]`(generator_version)` of a sample's
+/// material: its biome's, except that from version 4 snow_ice colder than
+/// [`ICE_BELOW_C`] is `Ice` (`temperature` is the sample's mean annual
+/// temperature when known; without it snow_ice is `Snow`).
+pub fn material_index_at(biome: Biome, temperature: Option<f32>, generator_version: u32) -> u8 {
+    if generator_version < 4 {
+        return material_index(biome);
+    }
+    let name = match (biome, temperature) {
+        (Biome::SnowIce, Some(t)) if t < ICE_BELOW_C => "Ice",
+        _ => BIOME_MATERIALS_V4[biome.index() as usize].1,
+    };
+    index_in(&MATERIAL_LEGEND_V4, name)
+}
+
+/// The material indices of a chunk's samples (its biomes, with its
+/// temperatures from version 4 when it holds them).
+fn materials(chunk: &Chunk) -> Vec<u8> {
+    let version = chunk.generator_version;
+    chunk
+        .biome
+        .iter()
+        .enumerate()
+        .map(|(k, &b)| material_index_at(b, chunk.temperature.get(k).copied(), version))
+        .collect()
 }
 
 /// A layer the Roblox endpoint can send.
@@ -152,7 +258,7 @@ impl RobloxLayer {
         match self {
             RobloxLayer::Height => chunk.height.iter().flat_map(|h| h.to_le_bytes()).collect(),
             RobloxLayer::Water => water(chunk).iter().flat_map(|h| h.to_le_bytes()).collect(),
-            RobloxLayer::Material => chunk.biome.iter().map(|&b| material_index(b)).collect(),
+            RobloxLayer::Material => materials(chunk),
             RobloxLayer::Biome => chunk.biome.iter().map(|b| b.index()).collect(),
         }
     }
@@ -253,13 +359,14 @@ fn water(chunk: &Chunk) -> Vec<f32> {
 
 /// The layers a chunk of a `generator_version` planet must be sampled
 /// with for `layers`: heights always (min/max travel with every chunk),
-/// biomes for materials and biomes, water from version 3 when asked.
+/// biomes for materials and biomes, temperatures for materials from
+/// version 4 (ice), water from version 3 when asked.
 pub fn sample_layers(layers: &[RobloxLayer], generator_version: u32) -> mangekyo_planet::Layers {
+    let material = layers.contains(&RobloxLayer::Material);
     mangekyo_planet::Layers {
         height: true,
-        biome: layers
-            .iter()
-            .any(|l| matches!(l, RobloxLayer::Material | RobloxLayer::Biome)),
+        biome: material || layers.contains(&RobloxLayer::Biome),
+        temperature: material && generator_version >= 4,
         water: generator_version >= 3 && layers.contains(&RobloxLayer::Water),
         ..mangekyo_planet::Layers::NONE
     }
@@ -317,6 +424,45 @@ mod tests {
         for m in MATERIAL_LEGEND {
             assert!(BIOME_MATERIALS.iter().any(|(_, n)| *n == m), "{m} unused");
         }
+    }
+
+    #[test]
+    fn version_4_materials_extend_the_older_table() {
+        // Every biome of version 4, in order, with a material of the legend.
+        assert_eq!(BIOME_MATERIALS_V4.len(), Biome::ALL_V4.len());
+        for (k, (biome, name)) in BIOME_MATERIALS_V4.iter().enumerate() {
+            assert_eq!(*biome, Biome::ALL_V4[k], "table in biome order");
+            let i = material_index_at(*biome, None, 4);
+            assert_eq!(MATERIAL_LEGEND_V4[i as usize], *name);
+            assert_eq!(material_index_at(*biome, Some(30.0), 4), i);
+        }
+        // The older biomes keep their materials, and the legend only grows.
+        assert_eq!(BIOME_MATERIALS_V4[..12], BIOME_MATERIALS);
+        assert_eq!(MATERIAL_LEGEND_V4[..10], MATERIAL_LEGEND);
+        assert_eq!(material_legend(3), &MATERIAL_LEGEND[..]);
+        assert_eq!(material_legend(1), &MATERIAL_LEGEND[..]);
+        assert_eq!(material_legend(4), &MATERIAL_LEGEND_V4[..]);
+        assert_eq!(biome_materials(2).len(), 12);
+        for m in MATERIAL_LEGEND_V4 {
+            assert!(
+                m == "Ice" || BIOME_MATERIALS_V4.iter().any(|(_, n)| *n == m),
+                "{m} unused"
+            );
+        }
+        // Cold snow_ice is ice from version 4 only.
+        let ice = material_index_at(Biome::SnowIce, Some(-25.0), 4);
+        assert_eq!(MATERIAL_LEGEND_V4[ice as usize], "Ice");
+        let snow = material_index_at(Biome::SnowIce, Some(-15.0), 4);
+        assert_eq!(MATERIAL_LEGEND_V4[snow as usize], "Snow");
+        assert_eq!(
+            material_index_at(Biome::SnowIce, Some(-25.0), 3),
+            material_index(Biome::SnowIce)
+        );
+        // Materials ask for temperatures from version 4 only.
+        let both = [RobloxLayer::Height, RobloxLayer::Material];
+        assert!(!sample_layers(&both, 3).temperature);
+        assert!(sample_layers(&both, 4).temperature && sample_layers(&both, 4).biome);
+        assert!(!sample_layers(&[RobloxLayer::Biome], 4).temperature);
     }
 
     #[test]

@@ -32,6 +32,47 @@ pub enum Biome {
     SnowIce = 10,
     /// Land above [`ROCK_LINE_M`] that is not frozen.
     BareRock = 11,
+    /// Version 4: temperate and seasonally dry: chaparral, maquis, woodland.
+    Shrubland = 12,
+    /// Version 4: the green belt along a river (gallery forest, wet meadow).
+    Riparian = 13,
+    /// Version 4: marsh, bog and swamp on flats that rain more than
+    /// evaporates.
+    Wetland = 14,
+    /// Version 4: meadow and dwarf shrubs above the tree line.
+    Alpine = 15,
+    /// Version 4: fresh water over the ground (lakes and river channels).
+    FreshWater = 16,
+}
+
+/// The two strongest biomes at a sample and their weights in 255ths
+/// (version 4's `biome_weights` layer): what a renderer blends between.
+/// The two weights are of the smooth climate table before overrides;
+/// `first` can differ from the sample's `biome` in an ecotone (the
+/// dither picks one of the two) or under an override (river, lake, ice).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BiomeWeights {
+    /// The strongest biome.
+    pub first: Biome,
+    /// Its weight, 0..=255.
+    pub first_weight: u8,
+    /// The second strongest (equal to `first` with weight 0 when alone).
+    pub second: Biome,
+    /// Its weight, 0..=255.
+    pub second_weight: u8,
+}
+
+impl BiomeWeights {
+    /// The four bytes every format stores: first, its weight, second, its
+    /// weight.
+    pub fn to_bytes(self) -> [u8; 4] {
+        [
+            self.first.index(),
+            self.first_weight,
+            self.second.index(),
+            self.second_weight,
+        ]
+    }
 }
 
 /// Sea depth below which the ocean counts as deep, metres (the foot of a
@@ -52,8 +93,19 @@ pub const BOREAL_C: f32 = 3.0;
 pub const TROPICAL_C: f32 = 20.0;
 
 impl Biome {
-    /// Every biome in index order.
-    pub const ALL: [Biome; 12] = [
+    /// Every biome of versions 1–3 in index order: version 4's first 12.
+    pub const ALL: [Biome; 12] = {
+        let mut all = [Biome::Ocean; 12];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = Biome::ALL_V4[i];
+            i += 1;
+        }
+        all
+    };
+
+    /// Every biome of version 4 in index order.
+    pub const ALL_V4: [Biome; 17] = [
         Biome::Ocean,
         Biome::DeepOcean,
         Biome::Beach,
@@ -66,10 +118,16 @@ impl Biome {
         Biome::Tundra,
         Biome::SnowIce,
         Biome::BareRock,
+        Biome::Shrubland,
+        Biome::Riparian,
+        Biome::Wetland,
+        Biome::Alpine,
+        Biome::FreshWater,
     ];
 
-    /// The names in index order, as in JSON legends.
-    pub const LEGEND: [&'static str; 12] = [
+    /// The names in index order, as in JSON legends (version 4 appends
+    /// five: see [`Biome::legend`]).
+    pub const LEGEND: [&'static str; 17] = [
         "ocean",
         "deep_ocean",
         "beach",
@@ -82,7 +140,32 @@ impl Biome {
         "tundra",
         "snow_ice",
         "bare_rock",
+        "shrubland",
+        "riparian",
+        "wetland",
+        "alpine",
+        "fresh_water",
     ];
+
+    /// The legend a planet of `generator_version` serves: versions 1–3
+    /// keep their twelve names (their bytes never change), version 4 has
+    /// all seventeen.
+    pub fn legend(generator_version: u32) -> &'static [&'static str] {
+        if generator_version >= 4 {
+            &Biome::LEGEND
+        } else {
+            &Biome::LEGEND[..12]
+        }
+    }
+
+    /// The biomes a planet of `generator_version` has, in index order.
+    pub fn all(generator_version: u32) -> &'static [Biome] {
+        if generator_version >= 4 {
+            &Biome::ALL_V4
+        } else {
+            &Biome::ALL
+        }
+    }
 
     /// The biome's index (its place in [`Biome::LEGEND`]).
     pub fn index(self) -> u8 {
@@ -97,6 +180,11 @@ impl Biome {
     /// Whether the biome is sea.
     pub fn is_water(self) -> bool {
         matches!(self, Biome::Ocean | Biome::DeepOcean)
+    }
+
+    /// Whether the biome is sea or fresh water.
+    pub fn is_wet(self) -> bool {
+        self.is_water() || self == Biome::FreshWater
     }
 
     /// The biome of a sample: `height` in metres above sea level,
@@ -162,7 +250,7 @@ mod tests {
 
     #[test]
     fn indices_and_names_agree() {
-        for (i, b) in Biome::ALL.iter().enumerate() {
+        for (i, b) in Biome::ALL_V4.iter().enumerate() {
             assert_eq!(b.index() as usize, i);
             assert_eq!(
                 serde_json::to_string(b).unwrap(),

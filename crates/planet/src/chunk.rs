@@ -2,7 +2,7 @@
 //! the JSON shape served to clients.
 
 use crate::PlanetError;
-use crate::biome::Biome;
+use crate::biome::{Biome, BiomeWeights};
 use crate::projection::CubeFace;
 use crate::space::{CHUNK_SIZE, ChunkAddress};
 use serde::{Deserialize, Serialize};
@@ -77,10 +77,17 @@ pub struct Layers {
     /// River discharge in m³/s (generator version 3 and later).
     #[serde(default)]
     pub flow: bool,
+    /// Mean annual precipitation in mm/yr (generator version 4 and later).
+    #[serde(default)]
+    pub precipitation: bool,
+    /// The two strongest biomes and their weights (generator version 4
+    /// and later).
+    #[serde(default)]
+    pub biome_weights: bool,
 }
 
 /// Every layer name, in the order lists and errors give them.
-const NAMES: &str = "height, temperature, humidity, biome, uplift, plate, water, flow, all";
+const NAMES: &str = "height, temperature, humidity, biome, uplift, plate, water, flow, precipitation, biome_weights, all";
 
 impl Layers {
     /// No layer (a base for struct updates).
@@ -93,6 +100,8 @@ impl Layers {
         plate: false,
         water: false,
         flow: false,
+        precipitation: false,
+        biome_weights: false,
     };
     /// Every layer of version 1 (height and climate): what `all` means on
     /// a version-1 planet, and what its chunk formats hold.
@@ -121,14 +130,26 @@ impl Layers {
         ..Layers::NONE
     };
 
+    /// The climate layers of version 4: `precipitation` and
+    /// `biome_weights`.
+    pub const CLIMATE: Layers = Layers {
+        precipitation: true,
+        biome_weights: true,
+        ..Layers::NONE
+    };
+
     /// Every layer a planet of `generator_version` has: [`Layers::ALL`]
-    /// for version 1, with [`Layers::GEOLOGY`] from version 2 and
-    /// [`Layers::WATER`] from version 3.
+    /// for version 1, with [`Layers::GEOLOGY`] from version 2,
+    /// [`Layers::WATER`] from version 3 and [`Layers::CLIMATE`] from 4.
     pub fn all(generator_version: u32) -> Layers {
         match generator_version {
             0 | 1 => Layers::ALL,
             2 => Layers::ALL.union(Layers::GEOLOGY),
-            _ => Layers::ALL.union(Layers::GEOLOGY).union(Layers::WATER),
+            3 => Layers::ALL.union(Layers::GEOLOGY).union(Layers::WATER),
+            _ => Layers::ALL
+                .union(Layers::GEOLOGY)
+                .union(Layers::WATER)
+                .union(Layers::CLIMATE),
         }
     }
 
@@ -143,6 +164,8 @@ impl Layers {
             plate: self.plate || other.plate,
             water: self.water || other.water,
             flow: self.flow || other.flow,
+            precipitation: self.precipitation || other.precipitation,
+            biome_weights: self.biome_weights || other.biome_weights,
         }
     }
 
@@ -179,6 +202,8 @@ impl Layers {
                 "plate" => l.plate = true,
                 "water" => l.water = true,
                 "flow" => l.flow = true,
+                "precipitation" => l.precipitation = true,
+                "biome_weights" => l.biome_weights = true,
                 _ => return Err(refuse(name)),
             }
         }
@@ -200,7 +225,11 @@ impl Layers {
             return Ok(());
         }
         let missing = asked.union(self);
-        let value = if missing.water != self.water || missing.flow != self.flow {
+        let value = if missing.precipitation != self.precipitation
+            || missing.biome_weights != self.biome_weights
+        {
+            "precipitation or biome_weights"
+        } else if missing.water != self.water || missing.flow != self.flow {
             "water or flow"
         } else {
             "uplift or plate"
@@ -209,7 +238,7 @@ impl Layers {
             "layers",
             value,
             format!(
-                "layers of a generator version {generator_version} planet (uplift and plate exist from version 2, water and flow from version 3)"
+                "layers of a generator version {generator_version} planet (uplift and plate exist from version 2, water and flow from version 3, precipitation and biome_weights from version 4)"
             ),
         ))
     }
@@ -227,6 +256,12 @@ impl Layers {
     /// Whether the water (`water`, `flow`) is asked for.
     pub fn has_water(&self) -> bool {
         self.water || self.flow
+    }
+
+    /// Whether anything that needs the climate (`temperature`,
+    /// `humidity`, `biome`, `precipitation`, `biome_weights`) is asked for.
+    pub fn has_climate(&self) -> bool {
+        self.temperature || self.humidity || self.biome || self.precipitation || self.biome_weights
     }
 }
 
@@ -277,6 +312,10 @@ pub struct Chunk {
     pub water: Vec<f32>,
     /// River discharge in m³/s (version 3).
     pub flow: Vec<f32>,
+    /// Mean annual precipitation in mm/yr (version 4).
+    pub precipitation: Vec<f32>,
+    /// The two strongest biomes and their weights (version 4).
+    pub biome_weights: Vec<BiomeWeights>,
     /// The generator version of the planet it was sampled from.
     pub generator_version: u32,
 }
@@ -338,6 +377,14 @@ pub struct JsonLayers<'a> {
     /// River discharge, m³/s (version 3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flow: Option<&'a [f32]>,
+    /// Precipitation, mm/yr (version 4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precipitation: Option<&'a [f32]>,
+    /// Four bytes per sample (version 4): the strongest biome (an index
+    /// into `biome_legend`), its weight in 255ths, the second biome and its
+    /// weight.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub biome_weights: Option<Vec<u8>>,
 }
 
 fn some_if<T>(v: &[T]) -> Option<&[T]> {
@@ -367,8 +414,11 @@ impl Chunk {
                 plate: some_if(&self.plate),
                 water: some_if(&self.water),
                 flow: some_if(&self.flow),
+                precipitation: some_if(&self.precipitation),
+                biome_weights: some_if(&self.biome_weights)
+                    .map(|w| w.iter().flat_map(|w| w.to_bytes()).collect()),
             },
-            biome_legend: &Biome::LEGEND,
+            biome_legend: Biome::legend(self.generator_version),
         }
     }
 

@@ -146,30 +146,44 @@ impl SphereGraph {
     /// Catmull–Rom (C1) on `face` at map coordinates (u, v), which may lie
     /// a little past the face's edges; `ghosts` answers ghost points
     /// (every answer equals [`SphereGraph::node_at`]'s).
-    fn bicubic(
+    fn bicubic<const K: usize, F: FnMut(u32) -> [f64; K] + ?Sized>(
         &self,
         ghosts: Option<&Ghosts>,
-        value: &mut dyn FnMut(u32) -> f64,
+        value: &mut F,
         face: CubeFace,
         u: f64,
         v: f64,
-    ) -> f64 {
+    ) -> [f64; K] {
         let (x, y) = (self.lattice_coord(u), self.lattice_coord(v));
         let (x0, y0) = (x.floor(), y.floor());
         let (wx, wy) = (catmull_rom(x - x0), catmull_rom(y - y0));
         let (x0, y0) = (x0 as i64, y0 as i64);
-        let mut sum = 0.0;
+        let n = i64::from(self.n);
+        // Most stencils lie inside the face: their nodes are a 4 × 4 block
+        // of indices, with no ghost or edge lookups (the same nodes, so
+        // the same bits).
+        let inside = x0 >= 1 && y0 >= 1 && x0 + 2 < n && y0 + 2 < n;
+        let mut sum = [0.0; K];
         for (b, wyb) in wy.iter().enumerate() {
-            let mut row = 0.0;
+            let mut row = [0.0; K];
             for (a, wxa) in wx.iter().enumerate() {
                 let (x, y) = (x0 - 1 + a as i64, y0 - 1 + b as i64);
-                let node = match ghosts.and_then(|g| g.get(face, x, y)) {
-                    Some(k) => k,
-                    None => self.node_at(face, x, y),
+                let node = if inside {
+                    self.index(face, x as u32, y as u32)
+                } else {
+                    match ghosts.and_then(|g| g.get(face, x, y)) {
+                        Some(k) => k,
+                        None => self.node_at(face, x, y),
+                    }
                 };
-                row += wxa * value(node);
+                let v = value(node);
+                for c in 0..K {
+                    row[c] += wxa * v[c];
+                }
             }
-            sum += wyb * row;
+            for c in 0..K {
+                sum[c] += wyb * row[c];
+            }
         }
         sum
     }
@@ -223,6 +237,19 @@ impl SphereGraph {
         value: &mut dyn FnMut(u32) -> f64,
         d: Dir,
     ) -> (u32, f64) {
+        let (cell, [v]) = self.locate_and_interpolate_n(ghosts, &mut |k| [value(k)], d);
+        (cell, v)
+    }
+
+    /// [`SphereGraph::locate_and_interpolate`] of `K` fields at once (one
+    /// projection and one set of weights): each component has exactly the
+    /// bits the one-field call gives.
+    pub fn locate_and_interpolate_n<const K: usize, F: FnMut(u32) -> [f64; K] + ?Sized>(
+        &self,
+        ghosts: Option<&Ghosts>,
+        value: &mut F,
+        d: Dir,
+    ) -> (u32, [f64; K]) {
         let p = Projection::TangentCube.forward(d);
         let face = p.face.unwrap_or(CubeFace::PosX);
         let n = f64::from(self.n);
@@ -234,15 +261,15 @@ impl SphereGraph {
         )
     }
 
-    fn interpolate_projected(
+    fn interpolate_projected<const K: usize, F: FnMut(u32) -> [f64; K] + ?Sized>(
         &self,
         ghosts: Option<&Ghosts>,
-        value: &mut dyn FnMut(u32) -> f64,
+        value: &mut F,
         d: Dir,
         face: CubeFace,
         pu: f64,
         pv: f64,
-    ) -> f64 {
+    ) -> [f64; K] {
         let p = crate::MapPoint {
             face: Some(face),
             u: pu,
@@ -276,7 +303,7 @@ impl SphereGraph {
         let theirs = self.bicubic(ghosts, value, other, unwarp(a), unwarp(b));
         let s = t * t * (3.0 - 2.0 * t);
         let w = 0.5 + 0.5 * s;
-        w * own + (1.0 - w) * theirs
+        std::array::from_fn(|c| w * own[c] + (1.0 - w) * theirs[c])
     }
 }
 

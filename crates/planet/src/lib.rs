@@ -72,10 +72,12 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod atmosphere;
 pub mod biome;
 pub mod chunk;
 mod climate;
 pub mod distortion;
+pub mod ecology;
 mod error;
 pub mod geo;
 pub mod geology;
@@ -91,7 +93,7 @@ pub mod tier;
 pub mod tile;
 pub mod view;
 
-pub use biome::Biome;
+pub use biome::{Biome, BiomeWeights};
 pub use chunk::{Chunk, ChunkRequest, Edge, Layers};
 pub use error::PlanetError;
 pub use geo::{Dir, LatLon};
@@ -110,8 +112,10 @@ pub use tile::TileRequest;
 pub const GENERATOR_VERSION: u32 = 1;
 
 /// The newest version of the planet function: 2 added plates (§2.1 of the
-/// geology design), 3 erosion, rivers and lakes (§2.2–2.3). The default of
+/// geology design), 3 erosion, rivers and lakes (§2.2–2.3), 4 climate
+/// (insolation, wind, moisture with rain shadows) and blended biomes
+/// (§2.4–2.5). The default of
 /// new planets. Every version from
 /// [`GENERATOR_VERSION`] to this one is generated side by side; a change
 /// to any sample of a version means a new version, never drift.
-pub const LATEST_GENERATOR_VERSION: u32 = 3;
+pub const LATEST_GENERATOR_VERSION: u32 = 4;

@@ -47,7 +47,8 @@ pub struct PlanetParams {
     /// Sunlight relative to Earth's, 0.25 ..= 4. Default 1.
     pub solar_intensity: f64,
     /// The generator version these parameters were made for: 1 (noise
-    /// belts) or 2 (plates, [`LATEST_GENERATOR_VERSION`]). Versions live
+    /// belts), 2 (plates), 3 (erosion, rivers and lakes) or 4 (climate and
+    /// blended biomes, [`LATEST_GENERATOR_VERSION`]). Versions live
     /// side by side: a planet keeps its version, and version 1 keeps its
     /// bytes forever. [`PlanetParams::default`] is the latest; a JSON
     /// object *without* this field is version 1, because every record
@@ -300,7 +301,7 @@ mod tests {
         let back: PlanetParams = serde_json::from_str(&text).unwrap();
         assert_eq!(p, back);
         let partial: PlanetParams =
-            serde_json::from_str(r#"{"seed": 9, "axial_tilt": 40.0, "generator_version": 3}"#)
+            serde_json::from_str(r#"{"seed": 9, "axial_tilt": 40.0, "generator_version": 4}"#)
                 .unwrap();
         assert_eq!(partial, p);
         // Without a version, a record is from before versions 1 and 2

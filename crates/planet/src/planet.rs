@@ -1,9 +1,12 @@
 //! The planet: validated parameters with their built noise layers, and the
 //! sampling of chunks and arbitrary directions.
 
-use crate::biome::Biome;
+use crate::atmosphere::fields::ClimateGrid;
+use crate::atmosphere::{Atmosphere, pet};
+use crate::biome::{Biome, BiomeWeights};
 use crate::chunk::{Chunk, ChunkRequest, Layers};
-use crate::climate::{Climate, ocean_nearness};
+use crate::climate::{Climate, LAPSE_RATE_C_PER_M, TEMPERATURE_NOISE_C, ocean_nearness};
+use crate::ecology::{self, BiomeTables, ClassEdges, Site};
 use crate::geo::Dir;
 use crate::geology::{self, GeologySamples, Plates};
 use crate::graph::SphereGraph;
@@ -26,6 +29,8 @@ pub struct Planet {
     noises: Noises,
     shape: Shape,
     climate: Climate,
+    /// Version 4: the climate's circulation and the biome class edges.
+    atmosphere: Option<(Atmosphere, ClassEdges)>,
     /// Version 2 only: the plate layout.
     plates: Option<Plates>,
     /// Version 2 only: the coarse tier, computed on first use and shared
@@ -49,19 +54,33 @@ pub struct Samples {
     pub water: Vec<f32>,
     /// River discharge, m³/s (version 3).
     pub flow: Vec<f32>,
+    /// Precipitation, mm/yr (version 4).
+    pub precipitation: Vec<f32>,
+    /// The two strongest biomes and their weights (version 4).
+    pub biome_weights: Vec<BiomeWeights>,
 }
 
 /// What version-3 samples read from the coarse tier: the erosion's change
-/// of height (interpolated C1 from the nodes) and the rivers and lakes.
+/// of height (interpolated C1 from the nodes) and the rivers and lakes;
+/// from version 4 also the climate.
 pub(crate) struct WaterView<'a> {
     graph: SphereGraph,
     tier: &'a CoarseTier,
     hydro: &'a HydroFields,
     field: &'a RiverField,
+    climate: Option<ClimateView<'a>>,
+}
+
+/// What version-4 samples read of the tier's climate.
+struct ClimateView<'a> {
+    graph: SphereGraph,
+    grid: &'a ClimateGrid,
+    wetland: &'a [u8],
+    tables: &'a BiomeTables,
 }
 
 impl<'a> WaterView<'a> {
-    fn new(tier: &'a CoarseTier, seed: u64, radius: f64) -> Option<WaterView<'a>> {
+    pub(crate) fn new(tier: &'a CoarseTier, seed: u64, radius: f64) -> Option<WaterView<'a>> {
         let hydro = tier.hydro.as_ref()?;
         let graph = SphereGraph::new(tier.n, seed).ok()?;
         Some(WaterView {
@@ -69,20 +88,46 @@ impl<'a> WaterView<'a> {
             tier,
             hydro,
             field: hydro.field(&graph, radius),
+            climate: tier.climate.as_ref().map(|c| ClimateView {
+                graph: c.grid.graph(seed),
+                grid: &c.grid,
+                wetland: &c.wetland,
+                tables: &c.tables,
+            }),
         })
     }
 
-    /// Erosion and carving at direction `d` over tectonic height `h`.
-    pub(crate) fn apply(&self, d: Dir, h: f64) -> Carved {
+    /// Erosion and carving at direction `d` over tectonic height `h`, and
+    /// (version 4) the wetland weight there.
+    pub(crate) fn apply(&self, d: Dir, h: f64) -> (Carved, f64) {
         let (eroded, height) = (&self.hydro.eroded, &self.tier.height);
-        let (cell, delta) = self.graph.locate_and_interpolate(
-            Some(self.field.ghosts()),
-            &mut |k| f64::from(eroded[k as usize]) - f64::from(height[k as usize]),
-            d,
-        );
-        self.field.carve(d, cell, h + delta)
+        let delta = |k: u32| f64::from(eroded[k as usize]) - f64::from(height[k as usize]);
+        let (cell, delta, wet) = match &self.climate {
+            None => {
+                let (cell, v) = self.graph.locate_and_interpolate(
+                    Some(self.field.ghosts()),
+                    &mut |k| delta(k),
+                    d,
+                );
+                (cell, v, 0.0)
+            }
+            Some(c) => {
+                let (cell, [v, w]) = self.graph.locate_and_interpolate_n(
+                    Some(self.field.ghosts()),
+                    &mut |k| [delta(k), f64::from(c.wetland[k as usize]) / 255.0],
+                    d,
+                );
+                (cell, v, w.clamp(0.0, 1.0))
+            }
+        };
+        (self.field.carve(d, cell, h + delta), wet)
     }
 }
+
+/// The ecotone dither's lattice cell, in pixels of the finest level.
+const DITHER_CELL_PIXELS: f64 = 8.0;
+/// Amplitude of the precipitation anomaly on ln P (a factor of e^±0.35).
+const PRECIPITATION_NOISE: f64 = 0.35;
 
 /// Per-block working memory.
 #[derive(Debug, Default)]
@@ -96,6 +141,9 @@ struct Work {
     water: Vec<f32>,
     flow: Vec<f32>,
     geology: GeologySamples,
+    /// Version 4, per sample: the carving's bank distance and river width,
+    /// and the wetland weight.
+    banks: Vec<(f64, f64, f64)>,
 }
 
 impl Planet {
@@ -113,6 +161,16 @@ impl Planet {
             params.solar_intensity,
             params.humidity_global,
         );
+        let atmosphere = (params.generator_version >= 4).then(|| {
+            (
+                Atmosphere::new(
+                    params.axial_tilt,
+                    params.solar_intensity,
+                    params.humidity_global,
+                ),
+                ClassEdges::new(params.humidity_global),
+            )
+        });
         let plates = (params.generator_version >= 2).then(|| {
             Plates::new(
                 params.seed,
@@ -126,9 +184,15 @@ impl Planet {
             noises,
             shape,
             climate,
+            atmosphere,
             plates,
             tier: Arc::new(OnceLock::new()),
         })
+    }
+
+    /// Version 4's circulation (winds and insolation); `None` before.
+    pub fn atmosphere(&self) -> Option<&Atmosphere> {
+        self.atmosphere.as_ref().map(|a| &a.0)
     }
 
     /// The generator version it samples (its parameters').
@@ -328,6 +392,8 @@ impl Planet {
             },
             water: s.water,
             flow: s.flow,
+            precipitation: s.precipitation,
+            biome_weights: s.biome_weights,
             generator_version: version,
         })
     }
@@ -425,6 +491,7 @@ impl Planet {
             water,
             flow,
             geology: geo,
+            banks,
         } = w;
         for (axis, p) in buf.iter_mut().enumerate() {
             p.clear();
@@ -432,13 +499,19 @@ impl Planet {
         }
         let [x, y, z] = &*buf;
         let pos = Positions { x, y, z };
+        // Version 4 reads its whole climate off the tier: every climate
+        // layer needs the carved ground and the temperature.
+        let climate_view = water_view.and_then(|v| v.climate.as_ref());
+        let v4 = climate_view.is_some() && layers.has_climate();
         let need_height = layers.height
             || layers.temperature
             || layers.biome
             || layers.has_geology()
-            || layers.has_water();
-        let carve = water_view
-            .filter(|_| layers.height || layers.temperature || layers.biome || layers.has_water());
+            || layers.has_water()
+            || v4;
+        let carve = water_view.filter(|_| {
+            layers.height || layers.temperature || layers.biome || layers.has_water() || v4
+        });
         let need_temperature = layers.temperature || layers.biome;
         let need_humidity = layers.humidity || layers.biome;
         for v in [
@@ -476,13 +549,38 @@ impl Planet {
                 scratch.land = land;
             }
         }
+        banks.clear();
         if let Some(view) = carve {
             for i in 0..n {
-                let c = view.apply(dirs[i], f64::from(height[i]));
+                let (c, wet) = view.apply(dirs[i], f64::from(height[i]));
                 height[i] = c.height as f32;
                 water[i] = c.water as f32;
                 flow[i] = c.flow as f32;
+                banks.push((c.bank, c.width, wet));
             }
+        }
+        if let (true, Some(cv)) = (v4, climate_view) {
+            self.climate_v4(
+                backend,
+                detail,
+                dirs,
+                pos,
+                cv,
+                layers,
+                noise,
+                out,
+                (height, water, temperature, humidity, banks),
+            );
+            if layers.height {
+                out.height.extend_from_slice(height);
+            }
+            if layers.water {
+                out.water.extend_from_slice(water);
+            }
+            if layers.flow {
+                out.flow.extend_from_slice(flow);
+            }
+            return;
         }
         if need_temperature {
             terrain::fill(backend, detail, Layer::Temperature, pos, noise);
@@ -514,6 +612,81 @@ impl Planet {
         if layers.biome {
             out.biome
                 .extend((0..n).map(|i| Biome::classify(height[i], temperature[i], humidity[i])));
+        }
+    }
+
+    /// Version 4's climate layers of one block: sea-level temperature and
+    /// log precipitation interpolated from the tier's climate graph, the
+    /// lapse rate over the carved ground, the noise anomalies, and the
+    /// biomes with their weights.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn climate_v4(
+        &self,
+        backend: &dyn NoiseBackend,
+        detail: &Detail,
+        dirs: &[Dir],
+        pos: Positions<'_>,
+        cv: &ClimateView<'_>,
+        layers: Layers,
+        noise: &mut [f32],
+        out: &mut Samples,
+        (height, water, temperature, humidity, banks): (
+            &[f32],
+            &[f32],
+            &mut [f32],
+            &mut [f32],
+            &[(f64, f64, f64)],
+        ),
+    ) {
+        let n = dirs.len();
+        let Some((_, edges)) = &self.atmosphere else {
+            return;
+        };
+        let mut wet_noise = vec![0.0f32; n];
+        terrain::fill(backend, detail, Layer::Temperature, pos, noise);
+        terrain::fill(backend, detail, Layer::Humidity, pos, &mut wet_noise);
+        let cell = DITHER_CELL_PIXELS * self.params.pixel_size;
+        for i in 0..n {
+            let (t_sea, ln_p0) = cv.grid.at(&cv.graph, dirs[i]);
+            let h = f64::from(height[i]);
+            let t = t_sea - f64::from(LAPSE_RATE_C_PER_M) * h.max(0.0)
+                + f64::from(TEMPERATURE_NOISE_C) * f64::from(noise[i]);
+            let ln_p = ln_p0 + PRECIPITATION_NOISE * f64::from(wet_noise[i]);
+            let p = libm::exp(ln_p);
+            temperature[i] = t as f32;
+            humidity[i] = (p / (p + pet(t))) as f32;
+            if layers.precipitation {
+                out.precipitation.push(p as f32);
+            }
+            if layers.biome || layers.biome_weights {
+                let (bank, width, wetland) = banks[i];
+                let site = Site {
+                    height: h,
+                    water: f64::from(water[i]),
+                    temperature: t,
+                    ln_p,
+                    wetland,
+                    riparian: bank >= 0.0 && bank < ecology::RIPARIAN_WIDTHS * width,
+                    dither: ecology::dither_hash(
+                        [pos.x[i], pos.y[i], pos.z[i]],
+                        cell,
+                        self.params.seed,
+                    ),
+                };
+                let (b, w) = ecology::classify(&site, cv.tables, edges);
+                if layers.biome {
+                    out.biome.push(b);
+                }
+                if layers.biome_weights {
+                    out.biome_weights.push(w);
+                }
+            }
+        }
+        if layers.temperature {
+            out.temperature.extend_from_slice(temperature);
+        }
+        if layers.humidity {
+            out.humidity.extend_from_slice(humidity);
         }
     }
 

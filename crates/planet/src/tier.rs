@@ -12,6 +12,10 @@
 //! any number of threads and at every SIMD level (the noise kernels are
 //! bit-identical across levels).
 
+use crate::atmosphere::fields::ClimateGrid;
+use crate::atmosphere::{Atmosphere, pet};
+use crate::ecology::{BANDS, BiomeTables, KNOTS, band_of};
+use crate::geo::Dir;
 use crate::graph::SphereGraph;
 use crate::hydro::Mesh;
 use crate::hydro::carve::RiverField;
@@ -32,6 +36,8 @@ pub const MAGIC: [u8; 4] = *b"MKT1";
 pub const LAYOUT: u32 = 1;
 /// The layout of a tier with water.
 pub const LAYOUT_WATER: u32 = 2;
+/// The layout of a tier with water and climate (version 4).
+pub const LAYOUT_CLIMATE: u32 = 3;
 
 /// The coarse fields of one planet on its sphere graph, in node order.
 #[derive(Clone, PartialEq)]
@@ -48,6 +54,21 @@ pub struct CoarseTier {
     pub plate: Vec<u16>,
     /// Version 3: erosion, drainage, lakes and rivers.
     pub hydro: Option<HydroFields>,
+    /// Version 4: the climate and the biome tables.
+    pub climate: Option<ClimateTier>,
+}
+
+/// The climate of a version-4 tier.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClimateTier {
+    /// Sea-level temperature and log precipitation on the climate graph.
+    pub grid: ClimateGrid,
+    /// Wetland weight per tier node, in 255ths: flat ground (the receiver
+    /// edge falls less than 3 m/km) that rains more than it can
+    /// evaporate.
+    pub wetland: Vec<u8>,
+    /// The biome quantile tables.
+    pub tables: BiomeTables,
 }
 
 /// The water of a version-3 tier.
@@ -94,14 +115,14 @@ pub struct LakeRecord {
 }
 
 impl HydroFields {
-    /// Erodes and drains the tier's heights (`humidity` stands in for
-    /// precipitation until the climate exists: 0.25 + 1.75·humidity m/yr),
-    /// calling `observe` after each stage.
+    /// Erodes and drains the tier's heights under `precipitation` (m/yr
+    /// per node: version 4's climate; version 3 stands in 0.25 +
+    /// 1.75·humidity), calling `observe` after each stage.
     pub fn compute(
         graph: SphereGraph,
         radius: f64,
         height: &[f32],
-        humidity: &[f32],
+        precipitation: &[f64],
         observe: &dyn Fn(u32) -> bool,
     ) -> Option<HydroFields> {
         let mesh = Mesh::new(graph, radius);
@@ -110,15 +131,11 @@ impl HydroFields {
         }
         let h0: Vec<f64> = height.iter().map(|&h| f64::from(h)).collect();
         let ocean: Vec<bool> = h0.iter().map(|&h| h < 0.0).collect();
-        let precipitation: Vec<f64> = humidity
-            .iter()
-            .map(|&u| 0.25 + 1.75 * f64::from(u))
-            .collect();
         // Four reports (the steady state and three rounds) of n rows each.
         let params = ErosionParams::default();
         let rounds = params.iterations + 1;
         let rows = graph.n() * 4 / rounds;
-        let hyd = erosion::erode_observed(&mesh, &h0, &ocean, &precipitation, &params, &|_| {
+        let hyd = erosion::erode_observed(&mesh, &h0, &ocean, precipitation, &params, &|_| {
             observe(rows)
         })?;
         let segments = rivers::extract(&mesh, &hyd, &ocean);
@@ -242,7 +259,7 @@ impl CoarseTier {
         // Octaves finer than a cell would only alias.
         let detail = planet.detail(CoarseTier::spacing(params.radius, n));
         let water = params.generator_version >= 3;
-        let asked = if water {
+        let asked = if params.generator_version == 3 {
             Layers {
                 humidity: true,
                 ..Layers::HEIGHT
@@ -286,22 +303,57 @@ impl CoarseTier {
             uplift: Vec::with_capacity(count),
             plate: Vec::with_capacity(count),
             hydro: None,
+            climate: None,
         };
-        let mut humidity = Vec::with_capacity(if water { count } else { 0 });
+        let mut humidity = Vec::with_capacity(if asked.humidity { count } else { 0 });
         for (h, u, p, w) in rows {
             tier.height.extend(h);
             tier.uplift.extend(u);
             tier.plate.extend(p);
             humidity.extend(w);
         }
-        if water {
-            tier.hydro = Some(HydroFields::compute(
-                graph,
-                params.radius,
-                &tier.height,
-                &humidity,
-                observe,
-            )?);
+        let Some(atm) = planet.atmosphere().filter(|_| water) else {
+            if water {
+                let precipitation: Vec<f64> = humidity
+                    .iter()
+                    .map(|&u| 0.25 + 1.75 * f64::from(u))
+                    .collect();
+                tier.hydro = Some(HydroFields::compute(
+                    graph,
+                    params.radius,
+                    &tier.height,
+                    &precipitation,
+                    observe,
+                )?);
+            }
+            return Some(tier);
+        };
+        // Version 4: rain from the climate over the tectonic ground feeds
+        // the erosion (one coupling iteration), then the climate is
+        // computed again over the eroded ground.
+        let dirs: Vec<Dir> = (0..count as u32).map(|k| graph.node(k)).collect();
+        let h0: Vec<f64> = tier.height.iter().map(|&h| f64::from(h)).collect();
+        let first = ClimateGrid::compute(atm, &graph, &h0, params.seed, params.radius);
+        let rain = first.precipitation_m(&first.graph(params.seed), &dirs);
+        if !observe(n) {
+            return None;
+        }
+        let hydro = HydroFields::compute(graph, params.radius, &tier.height, &rain, observe)?;
+        let eroded: Vec<f64> = hydro.eroded.iter().map(|&h| f64::from(h)).collect();
+        let grid = ClimateGrid::compute(atm, &graph, &eroded, params.seed, params.radius);
+        let wetland = wetland(&grid, &dirs, &eroded, &hydro, params);
+        if !observe(n) {
+            return None;
+        }
+        tier.hydro = Some(hydro);
+        tier.climate = Some(ClimateTier {
+            grid,
+            wetland,
+            tables: BiomeTables::from_samples(&[]),
+        });
+        let tables = climate_tables(planet, &tier, &graph, &dirs, level, observe)?;
+        if let Some(c) = tier.climate.as_mut() {
+            c.tables = tables;
         }
         Some(tier)
     }
@@ -310,10 +362,11 @@ impl CoarseTier {
     /// of `n` cells per face edge and `generator_version` (version 3's
     /// water counts as another 6·n: it costs about what sampling does).
     pub fn rows(n: u32, generator_version: u32) -> u32 {
-        if generator_version >= 3 {
-            12 * n
-        } else {
-            6 * n
+        match generator_version {
+            0..=2 => 6 * n,
+            3 => 12 * n,
+            // The climate: two grids and a pass over every node.
+            _ => 20 * n,
         }
     }
 
@@ -324,7 +377,10 @@ impl CoarseTier {
                 + h.lakes.len() * std::mem::size_of::<LakeRecord>()
                 + h.segments.len() * std::mem::size_of::<Segment>()
         });
-        self.height.len() * 4 + self.uplift.len() * 4 + self.plate.len() * 2 + water
+        let climate = self.climate.as_ref().map_or(0, |c| {
+            c.grid.sea_temperature.len() * 8 + c.wetland.len() + BANDS * (KNOTS * 4 + 8)
+        });
+        self.height.len() * 4 + self.uplift.len() * 4 + self.plate.len() * 2 + water + climate
     }
 
     /// The sample spacing of a tier of `n` cells per face edge, metres: a
@@ -375,10 +431,10 @@ impl CoarseTier {
     pub fn to_bytes(&self) -> Vec<u8> {
         let count = self.height.len();
         let mut out = Vec::with_capacity(32 + count * 22);
-        let layout = if self.hydro.is_some() {
-            LAYOUT_WATER
-        } else {
-            LAYOUT
+        let layout = match (&self.hydro, &self.climate) {
+            (_, Some(_)) => LAYOUT_CLIMATE,
+            (Some(_), None) => LAYOUT_WATER,
+            (None, None) => LAYOUT,
         };
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&layout.to_le_bytes());
@@ -428,6 +484,27 @@ impl CoarseTier {
                 out.extend_from_slice(&g.link.to_le_bytes());
             }
         }
+        if let Some(c) = &self.climate {
+            out.extend_from_slice(&c.grid.n.to_le_bytes());
+            for v in c
+                .grid
+                .sea_temperature
+                .iter()
+                .chain(&c.grid.ln_precipitation)
+            {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            out.extend_from_slice(&c.wetland);
+            out.resize(out.len().next_multiple_of(4), 0);
+            for row in &c.tables.knots {
+                for v in row {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+            for a in &c.tables.area {
+                out.extend_from_slice(&a.to_le_bytes());
+            }
+        }
         let hash = fnv1a64(&out);
         out.extend_from_slice(&hash.to_le_bytes());
         out
@@ -458,7 +535,7 @@ impl CoarseTier {
         }
         let mut r = Reader { body, at: 4 };
         let layout = r.u32().ok_or_else(|| bad("truncated"))?;
-        if layout != LAYOUT && layout != LAYOUT_WATER {
+        if !(LAYOUT..=LAYOUT_CLIMATE).contains(&layout) {
             return Err(bad("another layout"));
         }
         let n = r.u32().ok_or_else(|| bad("truncated"))?;
@@ -473,7 +550,7 @@ impl CoarseTier {
         let height = r.f32s(count).ok_or_else(sizes)?;
         let uplift = r.f32s(count).ok_or_else(sizes)?;
         let plate = r.u16s(count).ok_or_else(sizes)?;
-        let hydro = if layout == LAYOUT_WATER {
+        let hydro = if layout >= LAYOUT_WATER {
             let eroded = r.f32s(count).ok_or_else(sizes)?;
             let receiver = r.u32s(count).ok_or_else(sizes)?;
             let lake = r.u32s(count).ok_or_else(sizes)?;
@@ -502,7 +579,7 @@ impl CoarseTier {
             }
             let nodes_ok =
                 |v: &[u32], limit: usize| v.iter().all(|&k| k == NONE || (k as usize) < limit);
-            if r.at != body.len()
+            if (layout == LAYOUT_WATER && r.at != body.len())
                 || !nodes_ok(&receiver, count)
                 || !nodes_ok(&lake, lakes.len())
                 || segments
@@ -522,6 +599,37 @@ impl CoarseTier {
         } else {
             None
         };
+        let climate = if layout == LAYOUT_CLIMATE {
+            let cn = r.u32().ok_or_else(sizes)?;
+            if cn != crate::atmosphere::fields::climate_n(n) {
+                return Err(sizes());
+            }
+            let cc = 6 * (cn as usize) * (cn as usize);
+            let sea_temperature = r.f32s(cc).ok_or_else(sizes)?;
+            let ln_precipitation = r.f32s(cc).ok_or_else(sizes)?;
+            let wetland = r.bytes(count).ok_or_else(sizes)?;
+            r.at = r.at.next_multiple_of(4);
+            let mut knots = [[0f32; KNOTS]; BANDS];
+            for row in &mut knots {
+                for v in row.iter_mut() {
+                    *v = r.f32().ok_or_else(sizes)?;
+                }
+            }
+            let mut area = [0u64; BANDS];
+            for a in &mut area {
+                *a = r.u64().ok_or_else(sizes)?;
+            }
+            if r.at != body.len() {
+                return Err(sizes());
+            }
+            Some(ClimateTier {
+                grid: ClimateGrid::from_parts(cn, sea_temperature, ln_precipitation),
+                wetland,
+                tables: BiomeTables { knots, area },
+            })
+        } else {
+            None
+        };
         Ok(CoarseTier {
             n,
             key,
@@ -529,8 +637,110 @@ impl CoarseTier {
             uplift,
             plate,
             hydro,
+            climate,
         })
     }
+}
+
+/// Wetland weight per node in 255ths: flat (the receiver edge falls less
+/// than 3 m/km, fully flat under 0.5) times wet (rain at least 1.5 × the
+/// potential evapotranspiration, none under 1 ×), on unfrozen land.
+fn wetland(
+    grid: &ClimateGrid,
+    dirs: &[Dir],
+    eroded: &[f64],
+    hydro: &HydroFields,
+    params: &PlanetParams,
+) -> Vec<u8> {
+    let cg = grid.graph(params.seed);
+    (0..dirs.len())
+        .into_par_iter()
+        .map(|k| {
+            let (h, r) = (eroded[k], hydro.receiver[k]);
+            if h < 0.0 || hydro.lake[k] != NONE || r == NONE {
+                return 0;
+            }
+            let (a, b) = (dirs[k], dirs[r as usize]);
+            let (x, y, z) = (a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+            let run = (x * x + y * y + z * z).sqrt() * params.radius;
+            let slope = (h - eroded[r as usize]) / run.max(1.0);
+            let (t_sea, ln_p) = grid.at(&cg, a);
+            let t = Atmosphere::air_temperature(t_sea, h);
+            let flat = ((0.003 - slope) / 0.0025).clamp(0.0, 1.0);
+            let ratio = libm::exp(ln_p) / pet(t).max(1.0);
+            let wet = ((ratio - 1.0) / 0.5).clamp(0.0, 1.0);
+            let w = if t < 0.0 { 0.0 } else { flat * wet };
+            (w * 255.0).round() as u8
+        })
+        .collect()
+}
+
+/// The biome quantile tables of a version-4 tier: the planet function at
+/// every node (at the tier's spacing, with the tier's own climate and
+/// flat tables), area-weighted, over climate land (no override).
+fn climate_tables(
+    planet: &Planet,
+    tier: &CoarseTier,
+    graph: &SphereGraph,
+    dirs: &[Dir],
+    level: Level,
+    observe: &(dyn Fn(u32) -> bool + Sync),
+) -> Option<BiomeTables> {
+    let params = planet.params();
+    let n = graph.n() as usize;
+    let view = crate::planet::WaterView::new(tier, params.seed, params.radius)?;
+    let detail = planet.detail(CoarseTier::spacing(params.radius, graph.n()));
+    let layers = Layers {
+        temperature: true,
+        precipitation: true,
+        biome: true,
+        ..Layers::NONE
+    };
+    let backend = AtLevel {
+        noises: planet.noise_backend(),
+        level,
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    type Row = Vec<(u8, f32, u64)>;
+    let rows: Vec<Row> = (0..6 * n)
+        .into_par_iter()
+        .map(|row| {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return Vec::new();
+            }
+            let span = row * n..(row + 1) * n;
+            let s = planet.evaluate_full(
+                &backend,
+                level,
+                &detail,
+                &dirs[span.clone()],
+                layers,
+                None,
+                Some(&view),
+            );
+            if !observe(1) {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            span.enumerate()
+                .map(|(i, k)| {
+                    let land = crate::ecology::CLASSES
+                        .iter()
+                        .any(|c| c.contains(&s.biome[i]));
+                    // Area in m², rounded: fixed point, so sums are exact.
+                    let area =
+                        crate::hydro::cell_area(graph, k as u32, params.radius).round() as u64;
+                    let band = band_of(f64::from(s.temperature[i])) as u8;
+                    let ln_p = libm::log(f64::from(s.precipitation[i])) as f32;
+                    (band, ln_p, if land { area } else { 0 })
+                })
+                .collect()
+        })
+        .collect();
+    if stop.into_inner() {
+        return None;
+    }
+    let samples: Vec<(u8, f32, u64)> = rows.into_iter().flatten().filter(|s| s.2 > 0).collect();
+    Some(BiomeTables::from_samples(&samples))
 }
 
 /// Little-endian reads that answer `None` past the end.
@@ -559,6 +769,11 @@ impl Reader<'_> {
     }
     fn u32s(&mut self, n: usize) -> Option<Vec<u32>> {
         (0..n).map(|_| self.u32()).collect()
+    }
+    fn bytes(&mut self, n: usize) -> Option<Vec<u8>> {
+        let b = self.body.get(self.at..self.at + n)?.to_vec();
+        self.at += n;
+        Some(b)
     }
     fn u16s(&mut self, n: usize) -> Option<Vec<u16>> {
         (0..n)

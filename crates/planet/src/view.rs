@@ -2,12 +2,12 @@
 //! whole planet (equirectangular) or for one chunk. Pure RGB buffers; the
 //! edges encode them (PNG).
 
-use crate::PlanetError;
 use crate::biome::Biome;
 use crate::chunk::{Chunk, Layers};
 use crate::geo::Dir;
 use crate::geology::GeologySamples;
 use crate::planet::{Planet, Samples};
+use crate::{PlanetError, PlanetParams};
 use mangekyo_core::noise::Level;
 use rayon::prelude::*;
 
@@ -45,6 +45,9 @@ pub enum PreviewLayer {
     Uplift,
     /// Each plate in its own colour, with hill shading (version 2).
     Plate,
+    /// Mean annual precipitation on a log scale, 30 mm/yr (brown) to
+    /// 5000 mm/yr (deep blue) (generator version 4).
+    Precipitation,
 }
 
 /// What a whole-planet preview draws over its layer.
@@ -128,11 +131,12 @@ impl std::str::FromStr for PreviewLayer {
             "humidity" => Ok(PreviewLayer::Humidity),
             "uplift" => Ok(PreviewLayer::Uplift),
             "plate" => Ok(PreviewLayer::Plate),
+            "precipitation" => Ok(PreviewLayer::Precipitation),
             _ => Err(PlanetError::Name {
                 what: "preview layer",
                 param: "layer",
                 value: s.to_string(),
-                allowed: "biome, height, temperature, humidity, uplift, plate",
+                allowed: "biome, height, temperature, humidity, uplift, plate, precipitation",
             }),
         }
     }
@@ -185,6 +189,19 @@ fn temperature_colour(t: f32) -> [f32; 3] {
     )
 }
 
+fn precipitation_colour(p: f32) -> [f32; 3] {
+    ramp(
+        &[
+            (30.0f32.log10(), [150.0, 100.0, 50.0]),
+            (250.0f32.log10(), [230.0, 210.0, 120.0]),
+            (800.0f32.log10(), [110.0, 180.0, 80.0]),
+            (2000.0f32.log10(), [30.0, 130.0, 110.0]),
+            (5000.0f32.log10(), [20.0, 50.0, 150.0]),
+        ],
+        p.max(1.0).log10(),
+    )
+}
+
 fn humidity_colour(h: f32) -> [f32; 3] {
     ramp(
         &[
@@ -215,6 +232,11 @@ pub fn biome_colour(b: Biome, height: f32) -> [f32; 3] {
         Biome::Tundra => [152.0, 150.0, 122.0],
         Biome::SnowIce => [242.0, 246.0, 250.0],
         Biome::BareRock => [128.0, 118.0, 108.0],
+        Biome::Shrubland => [160.0, 150.0, 92.0],
+        Biome::Riparian => [44.0, 128.0, 64.0],
+        Biome::Wetland => [76.0, 116.0, 96.0],
+        Biome::Alpine => [150.0, 160.0, 120.0],
+        Biome::FreshWater => FRESH_WATER,
     }
 }
 
@@ -291,12 +313,33 @@ fn lake_tint(tints: &mut [[f32; 3]], height: &[f32], water: &[f32]) {
     }
 }
 
+/// Rivers drawn on a version-4 preview drain at least this many pixels
+/// squared: a map generalises, or at 1024 pixels across every pixel of
+/// land would hold a river (they are about 70 km apart on Earth).
+const RIVER_MIN_PIXELS: f64 = 5.0;
+
 /// Draws the rivers of a version-3 tier over an equirectangular picture
 /// `w × h` (its rivers are narrower than a pixel, so they are drawn as
-/// lines: one pixel wide, two from Strahler order 4).
-fn draw_rivers(pixels: &mut [u8], w: usize, h: usize, tier: &crate::tier::CoarseTier, seed: u64) {
+/// lines: one pixel wide, two from Strahler order 4). Version 3 draws
+/// every river (its previews were served so); from version 4 rivers
+/// draining less than [`RIVER_MIN_PIXELS`]² are left out.
+fn draw_rivers(
+    pixels: &mut [u8],
+    w: usize,
+    h: usize,
+    tier: &crate::tier::CoarseTier,
+    params: &PlanetParams,
+) {
     let Some(hydro) = &tier.hydro else {
         return;
+    };
+    let seed = params.seed;
+    let min_area_km2 = if params.generator_version >= 4 {
+        let pixel_km = std::f64::consts::TAU * params.radius / w as f64 / 1000.0;
+        let side = RIVER_MIN_PIXELS * pixel_km;
+        side * side
+    } else {
+        0.0
     };
     let Ok(graph) = crate::graph::SphereGraph::new(tier.n, seed) else {
         return;
@@ -309,7 +352,11 @@ fn draw_rivers(pixels: &mut [u8], w: usize, h: usize, tier: &crate::tier::Coarse
             (90.0 - p.lat) / 180.0 * h as f64,
         )
     };
-    for s in &hydro.segments {
+    for s in hydro
+        .segments
+        .iter()
+        .filter(|s| f64::from(s.area_km2) >= min_area_km2)
+    {
         let ((x0, y0), (x1, y1)) = (xy(s.from), xy(s.to));
         if (x1 - x0).abs() > w as f64 / 2.0 {
             continue; // across the date line: both ends are drawn by their neighbours
@@ -348,6 +395,11 @@ fn colours(layer: PreviewLayer, s: &Samples, geo: &GeologySamples) -> Vec<[f32; 
         PreviewLayer::Humidity => s.humidity.iter().map(|&h| humidity_colour(h)).collect(),
         PreviewLayer::Uplift => geo.uplift.iter().map(|&u| uplift_colour(u)).collect(),
         PreviewLayer::Plate => geo.plate.iter().map(|&p| plate_colour(p)).collect(),
+        PreviewLayer::Precipitation => s
+            .precipitation
+            .iter()
+            .map(|&p| precipitation_colour(p))
+            .collect(),
     }
 }
 
@@ -357,6 +409,7 @@ fn preview_layers(layer: PreviewLayer) -> Layers {
         temperature: layer == PreviewLayer::Temperature,
         humidity: layer == PreviewLayer::Humidity,
         biome: layer == PreviewLayer::Biome,
+        precipitation: layer == PreviewLayer::Precipitation,
         ..Layers::NONE
     }
 }
@@ -407,6 +460,13 @@ impl Planet {
         overlay: Overlay,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<RgbImage, PlanetError> {
+        if layer == PreviewLayer::Precipitation && self.generator_version() < 4 {
+            return Err(PlanetError::address(
+                "layer",
+                "precipitation",
+                "a layer this planet has (precipitation exists from generator version 4)",
+            ));
+        }
         let geology = matches!(layer, PreviewLayer::Uplift | PreviewLayer::Plate);
         if self.plates().is_none() && (geology || overlay != Overlay::None) {
             let (param, value) = if geology {
@@ -496,7 +556,7 @@ impl Planet {
         };
         let mut pixels = canvas.render();
         if let Some(tier) = &tier {
-            draw_rivers(&mut pixels, w, h, tier, self.params().seed);
+            draw_rivers(&mut pixels, w, h, tier, self.params());
         }
         if let (Overlay::Plates, Some(plates)) = (overlay, self.plates()) {
             let edge = boundary_pixels(&plate, w, true);

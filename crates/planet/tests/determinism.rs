@@ -325,3 +325,80 @@ fn golden_chunks_and_tier_of_a_version_2_planet() {
         "version-2 hashes moved ({got:#018x?}); a deliberate change is a new generator version"
     );
 }
+
+/// Version 4's own golden hashes on a coarse tier (N = 24, so the tier
+/// with erosion and climate computes in a moment): every layer of two
+/// chunks (the four of [`hashes`], precipitation and the biome weights)
+/// and the tier's blob. Any drift in the climate, the biome tables or the
+/// blob layout shows here and needs a new version.
+#[test]
+fn golden_chunks_and_tier_of_a_version_4_planet() {
+    let planet = Planet::new(PlanetParams {
+        graph_n: 24,
+        ..params(4)
+    })
+    .unwrap();
+    let mut got = Vec::new();
+    // A mountain chunk and the subtropical desert east of it.
+    let desert = planet
+        .space()
+        .locate(
+            Projection::TangentCube,
+            9,
+            mangekyo_planet::LatLon {
+                lat: 30.0,
+                lon: 60.0,
+            },
+        )
+        .unwrap()
+        .address;
+    for (cx, cy) in [(67, 98), (desert.cx, desert.cy)] {
+        let mut req = request(Projection::TangentCube, 9, cx, cy);
+        req.layers = Layers {
+            precipitation: true,
+            biome_weights: true,
+            ..Layers::ALL
+        };
+        let c = planet.sample_chunk(&req).unwrap();
+        // The chunks hold an ecotone at least, so the hashes see the blend.
+        let mut kinds: Vec<u8> = c.biome.iter().map(|b| b.index()).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        assert!(kinds.len() >= 2, "({cx}, {cy}) biomes {kinds:?}");
+        let weights: Vec<u8> = c
+            .biome_weights
+            .iter()
+            .flat_map(|w| {
+                [
+                    w.first.index(),
+                    w.first_weight,
+                    w.second.index(),
+                    w.second_weight,
+                ]
+            })
+            .collect();
+        got.extend(hashes(&c));
+        got.push(floats(&c.precipitation));
+        got.push(xxh3_64(&weights));
+    }
+    got.push(planet.coarse_tier().unwrap().hash());
+    let want: [u64; 13] = [
+        0x34ae6ffe48c05466,
+        0x5c7f9c5ebe861e04,
+        0xcfed61a2d853c340,
+        0x4f24fa38f1ebf323,
+        0x62ee5a0e0508e243,
+        0xcef8bb8a33dee558,
+        0x06892e55a0fab7e4,
+        0xc62e4926690a5ab3,
+        0xcb6f0f48d1bd09ef,
+        0x8736ec001d52ff42,
+        0xad80823a42a3a7e1,
+        0xeedaa0079921b9f4,
+        0x332e044ca6b871f1,
+    ];
+    assert_eq!(
+        got, want,
+        "version-4 hashes moved ({got:#018x?}); a deliberate change is a new generator version"
+    );
+}

@@ -4,6 +4,9 @@
 //! the date line, the poles) both chunks hold the same bits. Version 3
 //! adds the water (`water`, `flow` and carved heights), which reads the
 //! coarse tier: its planets use a 64-cell graph to keep the tier cheap.
+//! Version 4 adds `precipitation` and `biome_weights` (and reads its
+//! temperature, humidity and biomes off the tier's climate); it passes the
+//! same checks, and its climate is the same function at every level.
 
 use mangekyo_planet::{
     CHUNK_SIZE, Chunk, ChunkAddress, ChunkRequest, CubeFace, Dir, Edge, Layers, Planet,
@@ -110,6 +113,7 @@ impl<'a> Chunks<'a> {
             &c.uplift,
             &c.water,
             &c.flow,
+            &c.precipitation,
         ];
         let mut out: Vec<u32> = floats
             .iter()
@@ -118,6 +122,11 @@ impl<'a> Chunks<'a> {
             .collect();
         out.extend(c.biome.get(k).map(|b| u32::from(b.index())));
         out.extend(c.plate.get(k).map(|&p| u32::from(p)));
+        out.extend(
+            c.biome_weights
+                .get(k)
+                .map(|w| u32::from_le_bytes(w.to_bytes())),
+        );
         out
     }
 }
@@ -179,6 +188,12 @@ fn neighbouring_chunks_share_their_edges_in_every_projection_v3() {
     neighbouring_chunks_share_their_edges_in_every_projection_at(3);
 }
 
+/// The same on a version-4 (climate and blended biomes) planet.
+#[test]
+fn neighbouring_chunks_share_their_edges_in_every_projection_v4() {
+    neighbouring_chunks_share_their_edges_in_every_projection_at(4);
+}
+
 fn neighbouring_chunks_share_their_edges_in_every_projection_at(v: u32) {
     let (small, earth) = (small(v), earth(v));
     for projection in Projection::ALL {
@@ -214,6 +229,12 @@ fn the_date_line_and_the_poles_are_one_set_of_points_v2() {
 #[test]
 fn the_date_line_and_the_poles_are_one_set_of_points_v3() {
     the_date_line_and_the_poles_are_one_set_of_points_at(3);
+}
+
+/// The same on a version-4 (climate and blended biomes) planet.
+#[test]
+fn the_date_line_and_the_poles_are_one_set_of_points_v4() {
+    the_date_line_and_the_poles_are_one_set_of_points_at(4);
 }
 
 fn the_date_line_and_the_poles_are_one_set_of_points_at(v: u32) {
@@ -264,6 +285,12 @@ fn the_octahedral_border_folds_onto_itself_v2() {
 #[test]
 fn the_octahedral_border_folds_onto_itself_v3() {
     the_octahedral_border_folds_onto_itself_at(3);
+}
+
+/// The same on a version-4 (climate and blended biomes) planet.
+#[test]
+fn the_octahedral_border_folds_onto_itself_v4() {
+    the_octahedral_border_folds_onto_itself_at(4);
 }
 
 fn the_octahedral_border_folds_onto_itself_at(v: u32) {
@@ -418,6 +445,12 @@ fn every_cube_edge_joins_bit_for_bit_v2() {
 #[test]
 fn every_cube_edge_joins_bit_for_bit_v3() {
     every_cube_edge_joins_bit_for_bit_at(3);
+}
+
+/// The same on a version-4 (climate and blended biomes) planet.
+#[test]
+fn every_cube_edge_joins_bit_for_bit_v4() {
+    every_cube_edge_joins_bit_for_bit_at(4);
 }
 
 fn every_cube_edge_joins_bit_for_bit_at(v: u32) {
@@ -599,4 +632,56 @@ fn a_river_wider_than_two_samples_appears_at_every_level() {
         levels += 1;
     }
     assert!(levels >= 4, "{levels} levels checked");
+}
+
+/// Version 4's climate at coinciding samples of levels 0 and 1: the
+/// precipitation and the dither are functions of position alone (bit for
+/// bit), and the temperature differs only by the lapse rate over the
+/// finer level's extra height detail.
+#[test]
+fn the_climate_is_one_function_at_every_level() {
+    let planet = small(4);
+    let layers = Layers {
+        height: true,
+        temperature: true,
+        precipitation: true,
+        ..Layers::NONE
+    };
+    let get = |lod, cx, cy| {
+        let address = addr(Projection::TangentCube, lod, cx, cy);
+        let c = planet
+            .sample_chunk(&ChunkRequest {
+                address,
+                edge: Edge::Shared,
+                layers,
+            })
+            .unwrap();
+        let dirs = planet.space().chunk_directions(&address, N as u32).unwrap();
+        (c, dirs)
+    };
+    let (coarse, coarse_dirs) = get(1, 5, 9);
+    let (fine, fine_dirs) = get(0, 10, 18);
+    let mut same = 0;
+    for j in 0..=128 {
+        for i in 0..=128 {
+            let (a, b) = (j * N + i, 2 * j * N + 2 * i);
+            if coarse_dirs[a] != fine_dirs[b] {
+                continue;
+            }
+            same += 1;
+            assert_eq!(
+                coarse.precipitation[a].to_bits(),
+                fine.precipitation[b].to_bits(),
+                "precipitation at ({i}, {j})"
+            );
+            let lapse = |h: f32| -0.0065 * f64::from(h.max(0.0));
+            let dt = f64::from(fine.temperature[b]) - f64::from(coarse.temperature[a]);
+            let dh = lapse(fine.height[b]) - lapse(coarse.height[a]);
+            assert!(
+                (dt - dh).abs() < 1e-3,
+                "temperature at ({i}, {j}): {dt} vs {dh}"
+            );
+        }
+    }
+    assert!(same > 10_000, "{same} coinciding samples");
 }

@@ -30,6 +30,7 @@ pub(crate) const GENERATORS: &[Generator] = &[
         versions: &[
             mangekyo_planet::GENERATOR_VERSION,
             2,
+            3,
             mangekyo_planet::LATEST_GENERATOR_VERSION,
         ],
     },

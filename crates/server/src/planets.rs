@@ -299,10 +299,12 @@ mod tests {
                 .generator_version,
             2
         );
-        let e = parse_params(json!({"generator_version": 4})).unwrap_err();
+        let e = parse_params(json!({"generator_version": 5})).unwrap_err();
         assert_eq!(e.parameter.as_deref(), Some("params.generator_version"));
         assert_eq!(parse_params(json!({})).unwrap().generator_version, 1);
-        assert_eq!(parse_new_params(json!({})).unwrap().generator_version, 3);
+        assert_eq!(parse_new_params(json!({})).unwrap().generator_version, 4);
+        let v3 = parse_new_params(json!({"generator_version": 3})).unwrap();
+        assert_eq!(v3.generator_version, 3);
         let v1 = parse_new_params(json!({"generator_version": 1})).unwrap();
         assert_eq!(v1.generator_version, 1);
         for (field, value) in [("graph_n", json!(8)), ("plate_count", json!(3))] {

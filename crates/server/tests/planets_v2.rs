@@ -209,7 +209,7 @@ async fn bad_version_2_parameters_and_unknown_status_links_are_named() {
         (json!({"graph_n": 5000}), "params.graph_n"),
         (json!({"plate_count": 3}), "params.plate_count"),
         (json!({"plate_count": 41}), "params.plate_count"),
-        (json!({"generator_version": 4}), "params.generator_version"),
+        (json!({"generator_version": 5}), "params.generator_version"),
         (json!({"graph_n": "many"}), "params.graph_n"),
     ] {
         let r = server

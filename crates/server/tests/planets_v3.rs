@@ -1,5 +1,5 @@
-//! Version-3 planets (erosion, rivers, lakes) over HTTP: the default of
-//! new planets; their `water` and `flow` layers in every chunk format,
+//! Version-3 planets (erosion, rivers, lakes) over HTTP: their `water`
+//! and `flow` layers in every chunk format,
 //! served bytes equal to the library's (which read the coarse tier the
 //! server computed); the rivers as GeoJSON, with a bounding box and its
 //! refusals; water in the Roblox payload.
@@ -14,7 +14,7 @@ use mangekyo_store::testing::TestDb;
 use serde_json::{Value, json};
 
 #[tokio::test]
-async fn new_planets_are_version_3_with_water_and_flow_and_rivers() {
+async fn version_3_planets_have_water_and_flow_and_rivers() {
     let db = TestDb::new(Backend::Sqlite).await;
     let server = TestServer::start(&db).await;
     let planet = server.create_planet("rivers", small_params_v3(5)).await;

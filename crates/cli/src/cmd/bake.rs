@@ -68,7 +68,10 @@ enum What {
         /// exclusive (256 samples a side) or shared (257).
         #[arg(long, default_value = "exclusive")]
         edge: String,
-        /// Layers for bin and json: height, temperature, humidity, biome or all.
+        /// Layers (comma-separated) for bin and json: height, temperature, humidity, biome,
+        /// uplift, plate (version 2), water, flow (version 3), precipitation, biome_weights
+        /// (version 4) or all; heightmaps hold one of height, uplift, plate, water, flow,
+        /// precipitation.
         #[arg(long, default_value = "all")]
         layers: String,
         #[command(flatten)]

@@ -30,7 +30,8 @@ enum What {
         /// Width in pixels (even, 16..=16384); the height is half of it.
         #[arg(long, default_value_t = 2048)]
         width: u32,
-        /// What to show: biome, height, temperature, humidity, or (version 2) uplift or plate.
+        /// What to show: biome, height, temperature, humidity, (version 2) uplift or plate, or
+        /// (version 4) precipitation.
         #[arg(long, default_value = "biome")]
         layer: String,
         /// What to draw over it: none, or plates (boundaries by type; version 2).
@@ -104,7 +105,8 @@ pub(crate) struct ParamArgs {
     /// Axial tilt in degrees (-90..=90).
     #[arg(long, allow_hyphen_values = true)]
     axial_tilt: Option<f64>,
-    /// Planet generator version: 1 (noise belts), 2 (plates) or 3 (erosion, rivers and lakes; the default).
+    /// Planet generator version: 1 (noise belts), 2 (plates), 3 (erosion, rivers and lakes) or 4
+    /// (climate with rain shadows and blended biomes; the default).
     #[arg(long)]
     generator_version: Option<u32>,
     /// Sphere-graph cells along a cube face's edge (version 2; 16..=1024).
@@ -196,8 +198,10 @@ struct ChunkArgs {
     /// `exclusive` (256 samples) or `shared` (257, the neighbours' first row and column).
     #[arg(long, default_value = "shared")]
     edge: String,
-    /// Layers for json and bin: height, temperature, humidity, biome or all
-    /// (comma-separated); heightmaps hold heights, previews heights and biomes.
+    /// Layers for json and bin: height, temperature, humidity, biome, uplift, plate (version 2),
+    /// water, flow (version 3), precipitation, biome_weights (version 4) or all
+    /// (comma-separated); heightmaps hold one of height (the default), uplift, plate, water,
+    /// flow or precipitation; previews hold heights and biomes.
     #[arg(long, default_value = "all")]
     layers: String,
     /// json, bin (MKPC), png16 (alias png), r16 or f32 (heightmaps, with a

@@ -48,6 +48,11 @@ pub struct Carved {
     pub flow: f64,
     /// The river segment whose channel holds the sample, if any.
     pub segment: Option<u32>,
+    /// Metres past the bank of the nearest river within reach (negative
+    /// in its channel; infinite when none reaches the sample).
+    pub bank: f64,
+    /// That river's width, metres (0 when none).
+    pub width: f64,
 }
 
 /// The rivers and lakes of one planet, ready to carve samples.
@@ -184,9 +189,13 @@ impl RiverField {
             water: 0.0,
             flow: 0.0,
             segment: None,
+            bank: f64::INFINITY,
+            width: 0.0,
         };
         if let Some((e, s, d, t)) = best {
             let seg = &self.segments[s as usize];
+            out.bank = e;
+            out.width = f64::from(seg.width);
             let z = self.level(s, t);
             let half = 0.5 * f64::from(seg.width);
             if e < 0.0 {

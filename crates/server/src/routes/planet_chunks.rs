@@ -43,13 +43,21 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
 ///
 /// `format=json`: `{projection, face, lod, cx, cy, width, height, edge,
 /// metres_per_sample, generator_version, layers: {height, temperature,
-/// humidity, biome, uplift, plate}, biome_legend}` with row-major layers
-/// (`uplift` in metres and `plate` ids exist from generator version 2).
-/// `format=bin`: the `MKPC` layout (48-byte little-endian header, then f32
-/// layers, u8 biomes, f32 uplift and u16 plates, each 4-aligned; see
+/// humidity, biome, uplift, plate, water, flow, precipitation,
+/// biome_weights}, biome_legend}` with row-major layers (`uplift` in
+/// metres and `plate` ids exist from generator version 2, `water` in
+/// metres and `flow` in m³/s from version 3, `precipitation` in mm/yr and
+/// `biome_weights` (4 bytes a sample: the strongest biome, its weight in
+/// 255ths, the second, its weight) from version 4, whose `biome_legend`
+/// has 17 names).
+/// `format=bin`: the `MKPC` layout (a little-endian header of 48 bytes,
+/// or 52 in format 2 when precipitation or biome_weights is present, then
+/// f32 layers, u8 biomes, f32 uplift, u16 plates, f32 water, flow and
+/// precipitation, 4 × u8 biome weights, each 4-aligned; see
 /// `mangekyo_formats::planet_bin`).
 /// `format=png16` (or `png`): one layer as 16-bit greyscale (`height` by
-/// default, or `uplift` or `plate`); `format=r16`: the same samples as raw
+/// default, or `uplift`, `plate`, `water`, `flow` or `precipitation`);
+/// `format=r16`: the same samples as raw
 /// little-endian u16. Metres are quantised over the chunk's own range,
 /// given in the `mangekyo-height-min` and `mangekyo-height-max` headers
 /// (metres = min + sample / 65535 · (max − min)); plate samples are the ids.
@@ -67,7 +75,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         ("lod" = u32, Path, description = "Level of detail, 0..=max_lod of the planet (each level doubles the spacing)"),
         ("cx" = u32, Path, description = "Chunk column, 0..width of the projection's chunk grid at this lod"),
         ("cy" = u32, Path, description = "Chunk row, 0..height of the chunk grid"),
-        ("layers" = Option<String>, Query, description = "Comma list of height, temperature, humidity, biome, uplift, plate (the last two from version 2), or all (default all; png16/r16/f32: one of height, uplift, plate)"),
+        ("layers" = Option<String>, Query, description = "Comma list of height, temperature, humidity, biome, uplift, plate (from version 2), water, flow (from version 3), precipitation, biome_weights (from version 4), or all (default all; png16/r16/f32: one of height, uplift, plate, water, flow, precipitation)"),
         ("format" = Option<String>, Query, pattern = "^(json|bin|png16|png|r16|f32|preview)$", description = "json (default), bin, png16 (alias png), r16, f32 or preview"),
         ("edge" = Option<String>, Query, description = "exclusive (256 samples a side, default) or shared (257: the next chunks' first row and column)"),
         ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL (immutable caching)"),
@@ -139,7 +147,7 @@ async fn chunk(
     params(
         ("id" = i64, Path, description = "The planet's id"),
         ("width" = Option<u32>, Query, minimum = 16, maximum = 4096, multiple_of = 2, description = "Even width in pixels, 16..=4096 (default 1024); the height is half"),
-        ("layer" = Option<String>, Query, description = "biome (default), height, temperature, humidity, or from version 2 uplift or plate"),
+        ("layer" = Option<String>, Query, description = "biome (default), height, temperature, humidity, from version 2 uplift or plate, or from version 4 precipitation"),
         ("overlay" = Option<String>, Query, description = "none (default) or plates: plate boundaries coloured by type, convergent red, divergent cyan, transform yellow (version 2)"),
         ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
@@ -147,7 +155,7 @@ async fn chunk(
     responses(
         (status = 200, description = "PNG", content_type = "image/png", body = Vec<u8>),
         (status = 304, description = "Not modified"),
-        (status = 400, description = "width or layer is invalid", body = ErrorBody),
+        (status = 400, description = "width or layer is invalid (or the planet does not have the layer)", body = ErrorBody),
         (status = 404, description = "No such planet, or the URL pins another version/hash", body = ErrorBody),
     ))]
 async fn preview(

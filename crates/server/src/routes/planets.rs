@@ -43,9 +43,10 @@ pub struct CreatePlanet {
     /// else), radius 6371000 m (1e3..=1e8), pixel_size 1.5 m
     /// (0.01..=2π·radius/1024), sea_level 0.71 (0..=1), plate_activity 1
     /// (0..=2), humidity_global 0.5 (0..=1), axial_tilt 23.44° (-90..=90),
-    /// solar_intensity 1 (0.25..=4), generator_version 3 (1: the noise
+    /// solar_intensity 1 (0.25..=4), generator_version 4 (1: the noise
     /// belts of the first planets; 2: plates; 3: plates with erosion,
-    /// rivers and lakes), and from version 2 graph_n
+    /// rivers and lakes; 4: with a climate of wind, rain and rain shadows,
+    /// and blended biomes), and from version 2 graph_n
     /// 408 (16..=1024, cells along a face edge of the coarse tier) and
     /// plate_count 0 (0 derives 10..=24 from the seed, or 8..=40).
     #[serde(default, deserialize_with = "crate::planets::present")]

@@ -11,7 +11,7 @@
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
-use mangekyo_formats::roblox::{self, Encoding, MATERIAL_LEGEND, RobloxLayer};
+use mangekyo_formats::roblox::{self, Encoding, RobloxLayer};
 use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, PlanetSpace, Projection};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -105,7 +105,9 @@ struct Batch {
 /// `HttpService:JSONDecode` turns into a `buffer`: `size²` samples,
 /// row-major, f32 heights and water depths (metres) or u8 indices,
 /// little-endian. `water` is sea, lakes and rivers from generator
-/// version 3, the sea alone before.
+/// version 3, the sea alone before. From generator version 4 the legends
+/// are longer (17 biomes; materials follow them, with `Ice` for the
+/// coldest snow_ice); the first entries keep the older indices.
 #[utoipa::path(post, path = "/v1/roblox/chunks", tag = "roblox", request_body = RobloxChunks,
     responses(
         (status = 200, description = "The chunks, in request order", content_type = "application/json"),
@@ -157,8 +159,8 @@ async fn roblox_chunks(
         metres_per_sample: space.metres_per_sample(lod),
         encoding: batch.encoding.name(),
         layers: batch.layers.iter().map(|l| l.name()).collect(),
-        material_legend: &MATERIAL_LEGEND,
-        biome_legend: &mangekyo_planet::Biome::LEGEND,
+        material_legend: roblox::material_legend(planet.version()),
+        biome_legend: mangekyo_planet::Biome::legend(planet.version()),
     };
     let mut out = serde_json::to_vec(&head).map_err(|e| ApiError::internal("the answer", &e))?;
     out.pop(); // the closing brace: the chunks go inside

@@ -24,9 +24,15 @@ pub(crate) fn small_params_v2(seed: u64) -> Value {
     json!({ "seed": seed, "radius": 200_000.0, "pixel_size": 50.0, "graph_n": 24, "generator_version": 2 })
 }
 
-/// A small planet of the newest version (3: water) with a small coarse
-/// tier (N = 32: 6,144 nodes), its version left to the default.
+/// A small version-3 planet (water) with a small coarse tier (N = 32:
+/// 6,144 nodes).
 pub(crate) fn small_params_v3(seed: u64) -> Value {
+    json!({ "seed": seed, "radius": 400_000.0, "pixel_size": 50.0, "graph_n": 32, "generator_version": 3 })
+}
+
+/// A small planet of the newest version (4: climate and blended biomes)
+/// with a small coarse tier (N = 32), its version left to the default.
+pub(crate) fn small_params_v4(seed: u64) -> Value {
     json!({ "seed": seed, "radius": 400_000.0, "pixel_size": 50.0, "graph_n": 32 })
 }
 

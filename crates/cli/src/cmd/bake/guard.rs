@@ -38,11 +38,23 @@ pub(super) fn item_bytes(recipe: &Recipe) -> u64 {
                 // RGB, usually far smaller once compressed.
                 ChunkFormat::Preview => 3,
                 other => {
-                    let floats = [layers.height, layers.temperature, layers.humidity]
-                        .iter()
-                        .filter(|&&on| on)
-                        .count() as u64;
-                    let bytes = floats * 4 + u64::from(layers.biome);
+                    let floats = [
+                        layers.height,
+                        layers.temperature,
+                        layers.humidity,
+                        layers.uplift,
+                        layers.water,
+                        layers.flow,
+                        layers.precipitation,
+                    ]
+                    .iter()
+                    .filter(|&&on| on)
+                    .count() as u64;
+                    // biome u8, plate u16, biome_weights 4 × u8.
+                    let bytes = floats * 4
+                        + u64::from(layers.biome)
+                        + 2 * u64::from(layers.plate)
+                        + 4 * u64::from(layers.biome_weights);
                     // JSON spells numbers out: about three bytes per byte.
                     if other == ChunkFormat::Json {
                         bytes * 3
@@ -137,6 +149,22 @@ mod tests {
         ] {
             assert!(check_public_url(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn every_layer_counts_towards_a_chunks_bytes() {
+        let recipe = |layers| Recipe::Chunks {
+            projection: mangekyo_planet::Projection::TangentCube,
+            format: ChunkFormat::Bin,
+            edge: Edge::Exclusive,
+            layers,
+        };
+        let samples = 256 * 256;
+        let v1 = item_bytes(&recipe(mangekyo_planet::Layers::all(1)));
+        assert_eq!(v1, samples * 13 + 512);
+        let v4 = item_bytes(&recipe(mangekyo_planet::Layers::all(4)));
+        // + uplift, water, flow, precipitation (f32), plate (u16), weights (4 × u8).
+        assert_eq!(v4, samples * (13 + 16 + 2 + 4) + 512);
     }
 
     #[test]
