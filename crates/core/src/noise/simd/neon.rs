@@ -119,7 +119,9 @@ impl Simd for Neon {
     }
     #[inline(always)]
     fn shr_i<const N: i32>(self, a: uint32x4_t) -> uint32x4_t {
-        unsafe { vshrq_n_u32::<N>(a) }
+        // `vshrq_n_u32` takes 1..=32 only and the kernels also shift by 0;
+        // a register shift by −N is the same logical right shift for every N.
+        unsafe { vshlq_u32(a, vdupq_n_s32(-N)) }
     }
     #[inline(always)]
     fn eq_i(self, a: uint32x4_t, b: uint32x4_t) -> uint32x4_t {
