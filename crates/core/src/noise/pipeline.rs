@@ -358,6 +358,8 @@ pub(crate) fn dispatch(level: Level, job: &mut impl Job) {
         Level::Sse2 => return job.run(super::simd::sse2::Sse2::new()),
         #[cfg(target_arch = "aarch64")]
         Level::Neon => return job.run(super::simd::neon::Neon::new()),
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Level::Simd128 => return job.run(super::simd::wasm::Simd128::new()),
         _ => {}
     }
     job.run(Scalar)

@@ -92,6 +92,11 @@ fn simd_levels_tested_and_lacked_are_reported() {
         tested.contains(&Level::Neon),
         "NEON is AArch64 baseline: {tested:?}"
     );
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    assert!(
+        tested.contains(&Level::Simd128),
+        "a +simd128 build runs SIMD128: {tested:?}"
+    );
     assert_eq!(tested.len() + lacked.len(), Level::ALL.len());
 }
 

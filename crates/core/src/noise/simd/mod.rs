@@ -2,7 +2,7 @@
 //! runtime choice of instruction set.
 //!
 //! Each kernel is written once, generic over the `Simd` trait; every backend
-//! (scalar, SSE2, AVX2, AVX-512, NEON) implements the same handful of
+//! (scalar, SSE2, AVX2, AVX-512, NEON, WebAssembly SIMD128) implements the same handful of
 //! IEEE-exact operations: f32 add/sub/mul/min/max, sign flips, 32-bit integer
 //! arithmetic, and an exact f64 floor-and-split. There is no FMA, no
 //! reciprocal estimate and no transcendental function anywhere, so every
@@ -24,6 +24,8 @@ pub(crate) mod avx512;
 pub(crate) mod neon;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod sse2;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(crate) mod wasm;
 
 use serde::{Deserialize, Serialize};
 
@@ -41,14 +43,17 @@ pub enum Level {
     Avx512,
     /// 4 lanes, AArch64 baseline.
     Neon,
+    /// 4 lanes, WebAssembly SIMD128 (in builds with `+simd128`).
+    Simd128,
 }
 
 impl Level {
     /// Every level, in order of preference from slowest to fastest.
-    pub const ALL: [Level; 5] = [
+    pub const ALL: [Level; 6] = [
         Level::Scalar,
         Level::Sse2,
         Level::Neon,
+        Level::Simd128,
         Level::Avx2,
         Level::Avx512,
     ];
@@ -65,6 +70,8 @@ impl Level {
             Level::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
             #[cfg(target_arch = "aarch64")]
             Level::Neon => true,
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Level::Simd128 => true,
             #[allow(unreachable_patterns)]
             _ => false,
         }
@@ -97,7 +104,7 @@ impl Level {
     pub fn lanes(self) -> usize {
         match self {
             Level::Scalar => 1,
-            Level::Sse2 | Level::Neon => 4,
+            Level::Sse2 | Level::Neon | Level::Simd128 => 4,
             Level::Avx2 => 8,
             Level::Avx512 => 16,
         }
