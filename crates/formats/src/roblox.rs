@@ -78,18 +78,16 @@ pub const BIOME_MATERIALS: [(Biome, &str); 12] = {
 
 /// The distinct materials of [`BIOME_MATERIALS`], in first-use order: what
 /// a `material` sample of a version 1–3 planet indexes.
-pub const MATERIAL_LEGEND: [&str; 10] = [
-    "Sand",
-    "Basalt",
-    "Sandstone",
-    "Ground",
-    "LeafyGrass",
-    "Grass",
-    "Mud",
-    "Slate",
-    "Snow",
-    "Rock",
-];
+pub const MATERIAL_LEGEND: [&str; 10] = {
+    // Version 4's legend without its last entry.
+    let mut names = [""; 10];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = MATERIAL_LEGEND_V4[i];
+        i += 1;
+    }
+    names
+};
 
 /// Biome → material for generator version 4 (its 17 biomes): the twelve
 /// older biomes keep their materials (a biome looks the same on every

@@ -71,6 +71,23 @@ pub(crate) fn normalise(p: [f64; 3]) -> Dir {
     canonical([p[0] / len, p[1] / len, p[2] / len])
 }
 
+/// An even spread of `n` directions: a Fibonacci sphere (equal-area
+/// rings, each point turned by the golden angle), for surveys and tests
+/// that count shares of the sphere.
+pub fn fibonacci_sphere(n: usize) -> Vec<Dir> {
+    let golden = std::f64::consts::PI * (3.0 - libm::sqrt(5.0));
+    (0..n)
+        .map(|i| {
+            let z = 1.0 - (2.0 * i as f64 + 1.0) / n as f64;
+            let r = (1.0 - z * z).sqrt();
+            let a = golden * i as f64;
+            let (x, y) = (r * libm::cos(a), r * libm::sin(a));
+            let len = (x * x + y * y + z * z).sqrt();
+            [x / len, y / len, z / len]
+        })
+        .collect()
+}
+
 /// The angle between two directions, in radians (robust for tiny angles).
 pub fn angle_between(a: Dir, b: Dir) -> f64 {
     let c = cross(a, b);

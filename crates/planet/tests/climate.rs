@@ -10,6 +10,7 @@
 //! - hot deserts lie mostly in the subtropics.
 
 use mangekyo_planet::ecology::{BANDS, CLASSES, ClassEdges, band_of};
+use mangekyo_planet::geo::fibonacci_sphere as fibonacci;
 use mangekyo_planet::{Biome, Dir, LatLon, Layers, Planet, PlanetParams, Samples};
 use std::sync::OnceLock;
 
@@ -21,21 +22,6 @@ fn earth() -> &'static Planet {
         p.coarse_tier().unwrap();
         p
     })
-}
-
-/// An even spread of `n` directions (a Fibonacci sphere).
-fn fibonacci(n: usize) -> Vec<Dir> {
-    let golden = std::f64::consts::PI * (3.0 - 5.0f64.sqrt());
-    (0..n)
-        .map(|i| {
-            let z = 1.0 - (2.0 * i as f64 + 1.0) / n as f64;
-            let r = (1.0 - z * z).sqrt();
-            let a = golden * i as f64;
-            let (x, y) = (r * libm::cos(a), r * libm::sin(a));
-            let len = (x * x + y * y + z * z).sqrt();
-            [x / len, y / len, z / len]
-        })
-        .collect()
 }
 
 const CLIMATE: Layers = Layers {

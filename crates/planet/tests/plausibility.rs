@@ -2,6 +2,7 @@
 //! the sea level asks for, every biome occurs, and it gets colder towards
 //! the poles and with height.
 
+use mangekyo_planet::geo::fibonacci_sphere as fibonacci;
 use mangekyo_planet::{Biome, Dir, Layers, Planet, PlanetParams, Samples};
 
 /// The default planet at generator version 1 (these checks describe the
@@ -11,21 +12,6 @@ fn v1() -> PlanetParams {
         generator_version: 1,
         ..PlanetParams::default()
     }
-}
-
-/// An even spread of `n` directions (a Fibonacci sphere).
-fn fibonacci(n: usize) -> Vec<Dir> {
-    let golden = std::f64::consts::PI * (3.0 - 5.0f64.sqrt());
-    (0..n)
-        .map(|i| {
-            let z = 1.0 - (2.0 * i as f64 + 1.0) / n as f64;
-            let r = (1.0 - z * z).sqrt();
-            let a = golden * i as f64;
-            let (x, y) = (r * libm::cos(a), r * libm::sin(a));
-            let len = (x * x + y * y + z * z).sqrt();
-            [x / len, y / len, z / len]
-        })
-        .collect()
 }
 
 /// 40,000 points of `planet` at 2 km spacing (so detail down to 2 km counts).
