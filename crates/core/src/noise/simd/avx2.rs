@@ -1,6 +1,6 @@
 //! The AVX2 backend: 8 lanes.
 
-use super::Simd;
+use super::{MAGIC, MAGIC_HI, Simd};
 use std::arch::x86_64::*;
 
 /// AVX2 token: only [`Avx2::new`] makes one, after runtime detection.
@@ -13,9 +13,6 @@ impl Avx2 {
         std::arch::is_x86_feature_detected!("avx2").then_some(Avx2(()))
     }
 }
-
-const MAGIC: f64 = 6_755_399_441_055_744.0;
-const MAGIC_HI: i32 = 0x4338_0000;
 
 // SAFETY (whole impl): a value of `Avx2` exists only when AVX2 (and so AVX)
 // was detected at run time; loads and stores check their slice lengths.

@@ -1,6 +1,6 @@
 //! The AVX-512 backend: 16 lanes (AVX-512F only).
 
-use super::Simd;
+use super::{MAGIC, MAGIC_HI, Simd};
 use std::arch::x86_64::*;
 
 /// AVX-512F token: only [`Avx512::new`] makes one, after runtime detection.
@@ -13,9 +13,6 @@ impl Avx512 {
         std::arch::is_x86_feature_detected!("avx512f").then_some(Avx512(()))
     }
 }
-
-const MAGIC: f64 = 6_755_399_441_055_744.0;
-const MAGIC_HI: i32 = 0x4338_0000;
 
 // SAFETY (whole impl): a value of `Avx512` exists only when AVX-512F was
 // detected at run time; loads and stores check their slice lengths.

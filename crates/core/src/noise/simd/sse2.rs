@@ -1,6 +1,6 @@
 //! The SSE2 backend: 4 lanes, available on every x86-64 CPU.
 
-use super::Simd;
+use super::{MAGIC, MAGIC_HI, Simd};
 use std::arch::x86_64::*;
 
 /// SSE2 token. SSE2 is part of the x86-64 baseline, so it is always valid.
@@ -13,12 +13,6 @@ impl Sse2 {
         Sse2(())
     }
 }
-
-/// 2^52 + 2^51: adding it to an integer-valued f64 below 2^51 in magnitude
-/// puts that integer, two's complement, in the low 51 bits of the result.
-const MAGIC: f64 = 6_755_399_441_055_744.0;
-/// The high 32 bits of `MAGIC`, removed to recover the integer's high half.
-const MAGIC_HI: i32 = 0x4338_0000;
 
 // SAFETY (whole impl): every intrinsic used is SSE2, which the x86-64
 // baseline guarantees; loads and stores check their slice lengths first.

@@ -3,7 +3,7 @@
 //! exists only in builds with `-C target-feature=+simd128`; there is no
 //! runtime detection to do.
 
-use super::Simd;
+use super::{MAGIC, MAGIC_HI, Simd};
 use std::arch::wasm32::*;
 
 /// SIMD128 token: it exists only in builds compiled with SIMD128.
@@ -150,20 +150,12 @@ impl Simd for Simd128 {
             f32x4_demote_f64x2_zero(f64x2_sub(a, fa)),
             f32x4_demote_f64x2_zero(f64x2_sub(b, fb)),
         );
-        // SIMD128 has no f64 → i64 conversion: the four cells go through
-        // scalar registers (exact below 2^51, as everywhere).
-        let cells = [
-            f64x2_extract_lane::<0>(fa) as i64,
-            f64x2_extract_lane::<1>(fa) as i64,
-            f64x2_extract_lane::<0>(fb) as i64,
-            f64x2_extract_lane::<1>(fb) as i64,
-        ];
-        let lo = cells.map(|c| c as u32);
-        let hi = cells.map(|c| (c >> 32) as u32);
-        (
-            frac,
-            u32x4(lo[0], lo[1], lo[2], lo[3]),
-            u32x4(hi[0], hi[1], hi[2], hi[3]),
-        )
+        // SIMD128 has no f64 → i64 conversion: adding MAGIC to the floor
+        // leaves the cell's two's complement in the low bits, as SSE2 does.
+        let magic = f64x2_splat(MAGIC);
+        let (ia, ib) = (f64x2_add(fa, magic), f64x2_add(fb, magic));
+        let lo = i32x4_shuffle::<0, 2, 4, 6>(ia, ib);
+        let hi = i32x4_shuffle::<1, 3, 5, 7>(ia, ib);
+        (frac, lo, i32x4_sub(hi, i32x4_splat(MAGIC_HI)))
     }
 }
