@@ -20,6 +20,10 @@ use mangekyo_core::noise::{Level, Noise};
 use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
 
+mod climate_v4;
+
+use climate_v4::ClimateView;
+
 /// A planet, ready to sample. Built once from its parameters (which it
 /// validates); cheap to share between threads (`Send + Sync`).
 #[derive(Clone, Debug)]
@@ -71,14 +75,6 @@ pub(crate) struct WaterView<'a> {
     climate: Option<ClimateView<'a>>,
 }
 
-/// What version-4 samples read of the tier's climate.
-struct ClimateView<'a> {
-    graph: SphereGraph,
-    grid: &'a ClimateGrid,
-    wetland: &'a [u8],
-    tables: &'a BiomeTables,
-}
-
 impl<'a> WaterView<'a> {
     pub(crate) fn new(tier: &'a CoarseTier, seed: u64, radius: f64) -> Option<WaterView<'a>> {
         let hydro = tier.hydro.as_ref()?;
@@ -123,11 +119,6 @@ impl<'a> WaterView<'a> {
         (self.field.carve(d, cell, h + delta), wet)
     }
 }
-
-/// The ecotone dither's lattice cell, in pixels of the finest level.
-const DITHER_CELL_PIXELS: f64 = 8.0;
-/// Amplitude of the precipitation anomaly on ln P (a factor of e^±0.35).
-const PRECIPITATION_NOISE: f64 = 0.35;
 
 /// Per-block working memory.
 #[derive(Debug, Default)]
@@ -559,7 +550,8 @@ impl Planet {
                 banks.push((c.bank, c.width, wet));
             }
         }
-        if let (true, Some(cv)) = (v4, climate_view) {
+        let climate_v4 = climate_view.filter(|_| v4);
+        if let Some(cv) = climate_v4 {
             self.climate_v4(
                 backend,
                 detail,
@@ -571,28 +563,19 @@ impl Planet {
                 out,
                 (height, water, temperature, humidity, banks),
             );
-            if layers.height {
-                out.height.extend_from_slice(height);
+        } else {
+            if need_temperature {
+                terrain::fill(backend, detail, Layer::Temperature, pos, noise);
+                for i in 0..n {
+                    temperature[i] = self.climate.temperature(dirs[i][2], height[i], noise[i]);
+                }
             }
-            if layers.water {
-                out.water.extend_from_slice(water);
+            if need_humidity {
+                if !need_height {
+                    terrain::land(backend, detail, &self.shape, pos, &mut scratch.land);
+                }
+                self.humidity(backend, detail, dirs, pos, &scratch.land, noise, humidity);
             }
-            if layers.flow {
-                out.flow.extend_from_slice(flow);
-            }
-            return;
-        }
-        if need_temperature {
-            terrain::fill(backend, detail, Layer::Temperature, pos, noise);
-            for i in 0..n {
-                temperature[i] = self.climate.temperature(dirs[i][2], height[i], noise[i]);
-            }
-        }
-        if need_humidity {
-            if !need_height {
-                terrain::land(backend, detail, &self.shape, pos, &mut scratch.land);
-            }
-            self.humidity(backend, detail, dirs, pos, &scratch.land, noise, humidity);
         }
         if layers.height {
             out.height.extend_from_slice(height);
@@ -609,84 +592,10 @@ impl Planet {
         if layers.flow {
             out.flow.extend_from_slice(flow);
         }
-        if layers.biome {
+        // Version 4's biomes came with its climate.
+        if layers.biome && climate_v4.is_none() {
             out.biome
                 .extend((0..n).map(|i| Biome::classify(height[i], temperature[i], humidity[i])));
-        }
-    }
-
-    /// Version 4's climate layers of one block: sea-level temperature and
-    /// log precipitation interpolated from the tier's climate graph, the
-    /// lapse rate over the carved ground, the noise anomalies, and the
-    /// biomes with their weights.
-    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
-    fn climate_v4(
-        &self,
-        backend: &dyn NoiseBackend,
-        detail: &Detail,
-        dirs: &[Dir],
-        pos: Positions<'_>,
-        cv: &ClimateView<'_>,
-        layers: Layers,
-        noise: &mut [f32],
-        out: &mut Samples,
-        (height, water, temperature, humidity, banks): (
-            &[f32],
-            &[f32],
-            &mut [f32],
-            &mut [f32],
-            &[(f64, f64, f64)],
-        ),
-    ) {
-        let n = dirs.len();
-        let Some((_, edges)) = &self.atmosphere else {
-            return;
-        };
-        let mut wet_noise = vec![0.0f32; n];
-        terrain::fill(backend, detail, Layer::Temperature, pos, noise);
-        terrain::fill(backend, detail, Layer::Humidity, pos, &mut wet_noise);
-        let cell = DITHER_CELL_PIXELS * self.params.pixel_size;
-        for i in 0..n {
-            let (t_sea, ln_p0) = cv.grid.at(&cv.graph, dirs[i]);
-            let h = f64::from(height[i]);
-            let t = t_sea - f64::from(LAPSE_RATE_C_PER_M) * h.max(0.0)
-                + f64::from(TEMPERATURE_NOISE_C) * f64::from(noise[i]);
-            let ln_p = ln_p0 + PRECIPITATION_NOISE * f64::from(wet_noise[i]);
-            let p = libm::exp(ln_p);
-            temperature[i] = t as f32;
-            humidity[i] = (p / (p + pet(t))) as f32;
-            if layers.precipitation {
-                out.precipitation.push(p as f32);
-            }
-            if layers.biome || layers.biome_weights {
-                let (bank, width, wetland) = banks[i];
-                let site = Site {
-                    height: h,
-                    water: f64::from(water[i]),
-                    temperature: t,
-                    ln_p,
-                    wetland,
-                    riparian: bank >= 0.0 && bank < ecology::RIPARIAN_WIDTHS * width,
-                    dither: ecology::dither_hash(
-                        [pos.x[i], pos.y[i], pos.z[i]],
-                        cell,
-                        self.params.seed,
-                    ),
-                };
-                let (b, w) = ecology::classify(&site, cv.tables, edges);
-                if layers.biome {
-                    out.biome.push(b);
-                }
-                if layers.biome_weights {
-                    out.biome_weights.push(w);
-                }
-            }
-        }
-        if layers.temperature {
-            out.temperature.extend_from_slice(temperature);
-        }
-        if layers.humidity {
-            out.humidity.extend_from_slice(humidity);
         }
     }
 
