@@ -1,6 +1,7 @@
 //! The AVX2 backend: 8 lanes.
 
-use super::{MAGIC, MAGIC_HI, Simd};
+use super::Simd;
+use super::magic::{MAGIC, MAGIC_HI};
 use std::arch::x86_64::*;
 
 /// AVX2 token: only [`Avx2::new`] makes one, after runtime detection.

@@ -1,6 +1,7 @@
 //! The AVX-512 backend: 16 lanes (AVX-512F only).
 
-use super::{MAGIC, MAGIC_HI, Simd};
+use super::Simd;
+use super::magic::{MAGIC, MAGIC_HI};
 use std::arch::x86_64::*;
 
 /// AVX-512F token: only [`Avx512::new`] makes one, after runtime detection.

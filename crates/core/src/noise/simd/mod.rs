@@ -29,26 +29,20 @@ pub(crate) mod wasm;
 
 use serde::{Deserialize, Serialize};
 
-/// 2^52 + 2^51: adding it to an integer-valued f64 below 2^51 in magnitude
-/// puts that integer, two's complement, in the low 51 bits of the result
-/// (how backends without an f64 → i64 conversion split a position).
-#[cfg_attr(
-    not(any(
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )),
-    allow(dead_code)
-)]
-pub(crate) const MAGIC: f64 = 6_755_399_441_055_744.0;
-/// The high 32 bits of [`MAGIC`], removed to recover the integer's high half.
-#[cfg_attr(
-    not(any(
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )),
-    allow(dead_code)
-)]
-pub(crate) const MAGIC_HI: i32 = 0x4338_0000;
+/// How backends without an f64 → i64 conversion split a position.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+pub(crate) mod magic {
+    /// 2^52 + 2^51: adding it to an integer-valued f64 below 2^51 in
+    /// magnitude puts that integer, two's complement, in the low 51 bits of
+    /// the result.
+    pub(crate) const MAGIC: f64 = 6_755_399_441_055_744.0;
+    /// The high 32 bits of [`MAGIC`], removed to recover the integer's high
+    /// half.
+    pub(crate) const MAGIC_HI: i32 = 0x4338_0000;
+}
 
 /// An instruction set the grid fills can run on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -1,6 +1,7 @@
 //! The SSE2 backend: 4 lanes, available on every x86-64 CPU.
 
-use super::{MAGIC, MAGIC_HI, Simd};
+use super::Simd;
+use super::magic::{MAGIC, MAGIC_HI};
 use std::arch::x86_64::*;
 
 /// SSE2 token. SSE2 is part of the x86-64 baseline, so it is always valid.

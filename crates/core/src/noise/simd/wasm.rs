@@ -3,7 +3,8 @@
 //! exists only in builds with `-C target-feature=+simd128`; there is no
 //! runtime detection to do.
 
-use super::{MAGIC, MAGIC_HI, Simd};
+use super::Simd;
+use super::magic::{MAGIC, MAGIC_HI};
 use std::arch::wasm32::*;
 
 /// SIMD128 token: it exists only in builds compiled with SIMD128.
