@@ -4,7 +4,12 @@
 /** Thrown for a non-2xx answer; `body` is the server's JSON error if any. */
 export class ApiError extends Error {
   constructor(url, status, body) {
-    super(body && body.message ? body.message : `${url}: HTTP ${status}`);
+    // A 404 without the server's JSON error is a static host (dist/): the
+    // route is not missing, the server is.
+    const noServer = status === 404 && !body && url.startsWith('/v1');
+    super(body && body.message ? body.message
+      : noServer ? `${url}: no mangekyo server here (HTTP 404); this mode needs \`mangekyo serve\``
+        : `${url}: HTTP ${status}`);
     this.url = url;
     this.status = status;
     this.body = body;

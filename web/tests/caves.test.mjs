@@ -1,14 +1,16 @@
-// Caves mode against the real server: chunks stream in and draw, W flies
+// Caves mode against the real server (chunks generated in the workers by
+// the WebAssembly package, the default): chunks stream in and draw, W flies
 // the drone forward, flying down into the ground or sideways into a wall
 // stops at it (the path stays in air by the server's own density), the viewer's density equals
 // the server's bit for bit, going below the surface darkens the scene and
-// the headlight (R) brightens it again, and the frame time is measured
-// with 100+ chunks loaded. One page serves every test, in order.
+// the headlight (R) brightens it again, terrain casts shadows that are
+// absent with shadows off, and the frame time is measured with 100+
+// chunks loaded, with shadows and without. One page serves every test, in order.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  assertNoErrors, BASE, canvasShot, colourClasses, holdUntil, holdUntilStill, launch, openPage, pictureDifference, screenshot,
+  assertNoErrors, BASE, canvasShot, colourClasses, findCave, holdUntil, holdUntilStill, launch, openPage, pictureDifference, screenshot,
   waitFor, waitReady,
 } from './harness.mjs';
 
@@ -60,9 +62,12 @@ test('chunks stream in and the view is not blank', async () => {
   assert.ok(stats.green + stats.earth > 0.1, `terrain colours drawn: ${JSON.stringify(stats)}`);
   const hud = await page.locator('#hud').textContent();
   assert.match(hud, /chunks \d+/);
-  // Server-Timing comes with chunks generated for this request: on the
-  // fresh server run.sh starts, every chunk here is.
-  assert.match(hud, process.env.MANGEKYO_FRESH ? /gen [\d.]+ ms\s+mesh [\d.]+ ms/ : /gen ([\d.]+|–) ms/);
+  // Generated in the workers (the default), or Server-Timing with chunks
+  // the server generated for this request: on the fresh server run.sh
+  // starts, every chunk here is.
+  if ((await debug()).source === 'wasm') assert.match(hud, /gen [\d.]+ ms \(wasm\)/);
+  else assert.match(hud, process.env.MANGEKYO_FRESH ? /gen [\d.]+ ms\s+mesh [\d.]+ ms/ : /gen ([\d.]+|–) ms/);
+  assert.equal((await debug()).source, 'wasm', 'the default source, with web/pkg built');
   await screenshot(page, 'caves');
   assertNoErrors(assert, page);
 });
@@ -249,24 +254,7 @@ test('below the surface the scene darkens; the headlight (R) lights it', async (
   await waitFor(page, () => window.mangekyo.debug().depthFactor === 0);
   await sleep(800);
   const surface = await viewStats('caves_surface_lit');
-  const cave = await page.evaluate(() => {
-    const api = window.mangekyo.api;
-    const [px, , pz] = window.mangekyo.debug().position;
-    const roomy = (x, y, z) => [[0, 0, 0], [2, 0, 0], [-2, 0, 0], [0, 2, 0], [0, -2, 0], [0, 0, 2], [0, 0, -2]]
-      .every(([dx, dy, dz]) => api.voxel(x + dx, y + dy, z + dz) < -0.5);
-    let best = null;
-    for (let x = Math.floor(px) - 30; x <= px + 30; x += 2) {
-      for (let z = Math.floor(pz) - 30; z <= pz + 30; z += 2) {
-        const top = api.surfaceAt(x, z);
-        if (top === null) continue;
-        for (let y = 4; y < top - 17; y++) {
-          const d = Math.hypot(x - px, z - pz);
-          if ((!best || d < best.d) && roomy(x, y, z)) best = { d, at: [x + 0.5, y + 0.5, z + 0.5] };
-        }
-      }
-    }
-    return best && best.at;
-  });
+  const cave = await findCave(page);
   assert.ok(cave, 'a cave lies within the loaded chunks');
   await page.evaluate(([x, y, z]) => window.mangekyo.api.teleport(x, y, z), cave);
   await waitFor(page, () => window.mangekyo.debug().depthFactor === 1);
@@ -286,6 +274,111 @@ test('below the surface the scene darkens; the headlight (R) lights it', async (
   assertNoErrors(assert, page);
 });
 
+test('with shadows on, ridges cast dark regions on their lee sides that are absent with them off', async () => {
+  // A world of steeper hills (amplitude 24 over scale 0.015, cave
+  // parameters by name in the page's URL: the default surface is too
+  // gentle to shadow itself under a 22° sun), above the ground in
+  // daylight, looking down: surface points facing the
+  // sun (n·l > 0.15) are split by marching from each toward the sun over
+  // the heightfield: "shadowed" where terrain rises above the ray, "lit"
+  // where nothing does. Their pixels are compared with shadows on and off.
+  const hills = await openPage(browser, '#caves?seed=42&amplitude=24&scale=0.015');
+  await waitReady(hills, 'caves');
+  let found = null;
+  const counts = [];
+  for (let attempt = 0; attempt < 8 && !found; attempt++) {
+    await hills.evaluate((dx) => {
+      const api = window.mangekyo.api;
+      const [px, , pz] = window.mangekyo.debug().position;
+      api.teleport(px + dx, api.surfaceAt(px, pz) + 40, pz);
+      api.look(0.4, -1.35);
+    }, attempt ? 64 : 0);
+    await waitFor(hills, () => {
+      const c = window.mangekyo.debug().chunks;
+      return c.pending === 0 && c.loading === 0 && c.densities >= 9;
+    }, null, 120_000);
+    // Where the drone ended up (the teleport's height may be clamped).
+    await hills.evaluate(() => {
+      const api = window.mangekyo.api;
+      const [px, , pz] = window.mangekyo.debug().position;
+      api.teleport(px, api.surfaceAt(px, pz) + 40, pz);
+    });
+    await sleep(600);
+    found = await hills.evaluate(() => {
+      const api = window.mangekyo.api;
+      const [px, , pz] = window.mangekyo.debug().position;
+      const l = window.mangekyo.debug().sunDirection;
+      const shadowed = [];
+      const lit = [];
+      for (let x = Math.floor(px) - 20; x <= px + 20; x++) {
+        for (let z = Math.floor(pz) - 20; z <= pz + 20; z++) {
+          if (Math.hypot(x - px, z - pz) < 5) continue; // under the drone
+          const h = api.surfaceAt(x, z);
+          const hx = api.surfaceAt(x + 1, z);
+          const hz = api.surfaceAt(x, z + 1);
+          if ([h, hx, hz].includes(null)) continue;
+          const n = [h - hx, 1, h - hz];
+          const nl = (n[0] * l[0] + n[1] * l[1] + n[2] * l[2]) / Math.hypot(...n);
+          if (nl < 0.15) continue;
+          let blocked = false;
+          let known = true;
+          for (let t = 1.5; t < 30 && !blocked; t += 0.5) {
+            const top = api.surfaceAt(x + l[0] * t, z + l[2] * t);
+            if (top === null) {
+              known = false;
+              break;
+            }
+            blocked = top > h + 0.3 + l[1] * t + 0.5;
+          }
+          if (!known) continue;
+          const at = api.project(x, h, z);
+          if (!at) continue;
+          (blocked ? shadowed : lit).push(at.map(Math.round));
+        }
+      }
+      return { shadowed, lit };
+    });
+    counts.push(`${found.shadowed.length}/${found.lit.length}`);
+    if (found.shadowed.length < 20 || found.lit.length < 30) found = null;
+  }
+  assert.ok(found, `a place with terrain shadowing itself near the drone (shadowed/lit points: ${counts.join(', ')})`);
+  const on = await canvasShot(hills, 'caves_shadows_on', '#view canvas');
+  await hills.evaluate(() => window.mangekyo.api.setShadows(false));
+  await sleep(600);
+  const off = await canvasShot(hills, 'caves_shadows_off', '#view canvas');
+  await hills.evaluate(() => window.mangekyo.api.setShadows(true));
+  const ratios = await hills.evaluate(async ({ on64, off64, shadowed, lit }) => {
+    const pixels = async (b64) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const c = new OffscreenCanvas(img.naturalWidth, img.naturalHeight);
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0);
+      return { d: g.getImageData(0, 0, img.naturalWidth, img.naturalHeight).data, w: img.naturalWidth };
+    };
+    const [a, b] = [await pixels(on64), await pixels(off64)];
+    const lum = ({ d, w }, [x, y]) => {
+      const i = (y * w + x) * 4;
+      return 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
+    };
+    const median = (points) => {
+      const r = points.map((p) => lum(a, p) / Math.max(1, lum(b, p))).sort((u, v) => u - v);
+      return r[r.length >> 1];
+    };
+    return { shadowed: median(shadowed), lit: median(lit) };
+  }, { on64: Buffer.from(on).toString('base64'), off64: Buffer.from(off).toString('base64'), shadowed: found.shadowed, lit: found.lit });
+  console.log(`shadows: ${found.shadowed.length} points in the lee of the terrain keep ${(ratios.shadowed * 100).toFixed(0)} % `
+    + `of their brightness with shadows on, ${found.lit.length} points in the sun ${(ratios.lit * 100).toFixed(0)} % (medians)`);
+  // A shadowed point keeps its sky light (hemisphere ambient 0.4) and
+  // loses the sun's n·l share: about a fifth at these slopes.
+  assert.ok(ratios.shadowed < 0.9, `lee points darken with shadows on (${ratios.shadowed.toFixed(2)} of their brightness)`);
+  assert.ok(ratios.lit > 0.97, `points in the sun keep their light (${ratios.lit.toFixed(2)})`);
+  assert.ok(ratios.lit - ratios.shadowed > 0.1, 'the dark region is the lee side, not the whole picture');
+  assertNoErrors(assert, hills);
+  await hills.context().close();
+});
+
 test('frame time with 100+ chunks loaded', async () => {
   await page.evaluate(() => window.mangekyo.api.teleport(0.5, 60, 0.5));
   await page.evaluate(() => window.mangekyo.api.look(0.6, -0.5));
@@ -296,13 +389,21 @@ test('frame time with 100+ chunks loaded', async () => {
     return here && c.loaded >= 100 && c.pending === 0 ? c : null;
   }, undefined, 120_000);
   await sleep(500);
+  const shadowed = await page.evaluate(() => window.mangekyo.api.measureFrames(30));
+  const withShadows = await debug();
+  console.log(`caves frame time with shadows (sun 1024², spotlight off): median ${shadowed.median.toFixed(1)} ms, `
+    + `p90 ${shadowed.p90.toFixed(1)} ms (renderer.render ${shadowed.renderMedian.toFixed(1)} ms, ${withShadows.drawCalls} draw calls)`);
+  // The rest is measured without: draw calls then count the camera's chunks alone.
+  await page.evaluate(() => window.mangekyo.api.setShadows(false));
+  await sleep(300);
   const frames = await page.evaluate(() => window.mangekyo.api.measureFrames(30));
   const state = await debug();
   console.log(`caves frame time with ${chunks.loaded} chunks loaded (${chunks.meshed} meshed, ${state.triangles} triangles, `
     + `${state.drawCalls} draw calls) at 1280×720 in headless Chromium (SwiftShader, CPU): `
     + `median ${frames.median.toFixed(1)} ms, p90 ${frames.p90.toFixed(1)} ms over ${frames.frames} frames `
     + `(main thread in renderer.render: median ${frames.renderMedian.toFixed(1)} ms); `
-    + `server gen ${chunks.genMs} ms, mesh ${chunks.meshMs} ms per chunk (median)`);
+    + (state.source === 'wasm' ? `generation ${chunks.genMs.toFixed(2)} ms per chunk, density and mesh (median; WebAssembly in the workers)`
+      : `server gen ${chunks.genMs} ms, mesh ${chunks.meshMs} ms per chunk (median)`));
   await screenshot(page, 'caves_overview');
   // The same view at a quarter of the pixels: how much of the frame is fill.
   await page.setViewportSize({ width: 640, height: 360 });
@@ -316,6 +417,7 @@ test('frame time with 100+ chunks loaded', async () => {
   // Culling by chunk box: only chunks in view are drawn.
   const chunkDraws = state.drawCalls - state.droneMeshes;
   assert.ok(chunkDraws < chunks.meshed, `${chunkDraws} of ${chunks.meshed} chunk meshes drawn`);
+  await page.evaluate(() => window.mangekyo.api.setShadows(true));
   assertNoErrors(assert, page);
 });
 

@@ -34,7 +34,7 @@ export async function launch() {
  * viewer gave up on still fails the test: what it was loading never
  * arrives.
  */
-export async function openPage(browser, path) {
+export async function openPage(browser, path, base = BASE) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
   page.errors = [];
@@ -52,7 +52,7 @@ export async function openPage(browser, path) {
       page.errors.push(`request: ${req.url()} ${failure.errorText}`);
     }
   });
-  await page.goto(`${BASE}/${path}`);
+  await page.goto(`${base}/${path}`);
   return page;
 }
 
@@ -228,4 +228,30 @@ export async function holdUntil(page, key, done, { poll = 100, timeout = 20_000 
 export async function waitFor(page, fn, arg, timeout = 60_000) {
   const handle = await page.waitForFunction(fn, arg, { timeout, polling: 100 });
   return handle.jsonValue();
+}
+
+/**
+ * In caves mode: the centre of a roomy cave (air two voxels around) at
+ * least 17 voxels below the surface, nearest the drone within ±30 voxels
+ * of loaded densities, or null.
+ */
+export async function findCave(page) {
+  return page.evaluate(() => {
+    const api = window.mangekyo.api;
+    const [px, , pz] = window.mangekyo.debug().position;
+    const roomy = (x, y, z) => [[0, 0, 0], [2, 0, 0], [-2, 0, 0], [0, 2, 0], [0, -2, 0], [0, 0, 2], [0, 0, -2]]
+      .every(([dx, dy, dz]) => api.voxel(x + dx, y + dy, z + dz) < -0.5);
+    let best = null;
+    for (let x = Math.floor(px) - 30; x <= px + 30; x += 2) {
+      for (let z = Math.floor(pz) - 30; z <= pz + 30; z += 2) {
+        const top = api.surfaceAt(x, z);
+        if (top === null) continue;
+        for (let y = 4; y < top - 17; y++) {
+          const d = Math.hypot(x - px, z - pz);
+          if ((!best || d < best.d) && roomy(x, y, z)) best = { d, at: [x + 0.5, y + 0.5, z + 0.5] };
+        }
+      }
+    }
+    return best && best.at;
+  });
 }

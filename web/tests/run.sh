@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The web viewer's browser tests: builds and starts the real
+# The web viewer's browser tests: builds the WebAssembly package and dist/
+# (scripts/build-dist), builds and starts the real
 # `mangekyo serve` (debug build, a free loopback port, SQLite in a temporary
 # directory, the viewer from web/), waits for /healthz, runs every
 # web/tests/*.test.mjs in headless Chromium (Debian's, driven by
@@ -31,6 +32,10 @@ fi
 if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
+
+# The WebAssembly package the viewer's workers generate caves with
+# (web/pkg) and the static build (dist/) that static.test.mjs serves.
+(cd "$root" && scripts/build-dist)
 
 tmp="$(mktemp -d)"
 server_pid=""

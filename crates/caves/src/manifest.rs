@@ -7,8 +7,8 @@
 //! and every edge (the service's manifest, `mangekyo caves`) reads them
 //! from one place.
 
-use crate::{CHUNK, CaveError, CaveField, ChunkCoord};
-use mangekyo_core::ParamError;
+use crate::{CHUNK, CaveError, CaveField, CaveParams, ChunkCoord, GENERATOR_VERSION, wire};
+use mangekyo_core::{ParamError, Seed};
 
 /// Largest |chunk coordinate|: 2²⁰ chunks is 2²⁵ voxels, where f32
 /// chunk-local positions and f64 noise inputs are still exact enough.
@@ -88,6 +88,30 @@ impl Manifest {
             ceiling: hi + CEILING_MARGIN,
             spawn: spawn_point(field),
         }
+    }
+
+    /// The manifest as the JSON document every edge serves (the service's
+    /// `/v1/caves/{seed}`, the WebAssembly package's `cavesManifest`): the
+    /// generator and wire versions, the seed, the parameters and the facts
+    /// above. Keys come out sorted, so the bytes are one function of the
+    /// world.
+    pub fn document(
+        &self,
+        seed: Seed,
+        params: &CaveParams,
+    ) -> Result<serde_json::Value, serde_json::Error> {
+        Ok(serde_json::json!({
+            "generator": "caves",
+            "version": GENERATOR_VERSION,
+            "wire_version": wire::FORMAT_VERSION,
+            "seed": seed.value(),
+            "params": serde_json::to_value(params)?,
+            "chunk": CHUNK,
+            "chunk_y": self.chunk_y,
+            "surface_range": self.surface_range,
+            "ceiling": self.ceiling,
+            "spawn": self.spawn,
+        }))
     }
 }
 

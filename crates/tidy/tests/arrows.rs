@@ -202,6 +202,23 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("mangekyo-bench", "mangekyo-caves", "cave benches"),
     ("mangekyo-bench", "mangekyo-dungeon", "dungeon benches"),
     ("mangekyo-bench", "mangekyo-island", "island benches"),
+    // The WebAssembly package binds the generators for JavaScript.
+    (
+        "mangekyo-wasm",
+        "mangekyo-caves",
+        "cave chunks in the browser",
+    ),
+    (
+        "mangekyo-wasm",
+        "mangekyo-planet",
+        "planet chunks in the browser",
+    ),
+    (
+        "mangekyo-wasm",
+        "mangekyo-dungeon",
+        "dungeons in the browser",
+    ),
+    ("mangekyo-wasm", "mangekyo-island", "islands in the browser"),
 ];
 
 fn allowed(from: &str, to: &str) -> bool {
@@ -219,6 +236,19 @@ fn generators_never_depend_on_edges() {
                 "{gen_crate} must not depend on {bad}"
             );
         }
+    }
+}
+
+#[test]
+fn the_webassembly_package_binds_generators_only() {
+    // It runs in browsers and workers: no files, sockets or encoders with
+    // C code (zstd) behind it, only the generators' own bytes.
+    let g = graph();
+    for bad in EDGE_CRATES {
+        assert!(
+            !g["mangekyo-wasm"].iter().any(|d| d == bad),
+            "mangekyo-wasm must not depend on {bad}"
+        );
     }
 }
 

@@ -26,8 +26,8 @@ use axum::http::{HeaderMap, HeaderValue};
 use axum::response::Response;
 use mangekyo_caves::manifest::MAX_POINT_COORD;
 use mangekyo_caves::{
-    CHUNK, CaveField, CaveParams, ChunkCoord, MAX_CHUNK_COORD, Manifest, MeshKind, Sampler, Seed,
-    mesh, wire,
+    CaveField, CaveParams, ChunkCoord, MAX_CHUNK_COORD, Manifest, MeshKind, Sampler, Seed, mesh,
+    wire,
 };
 use mangekyo_formats::cave_models::{self, ModelFormat};
 use serde_json::json;
@@ -54,6 +54,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
 struct World {
     seed: Seed,
     field: CaveField,
+    params: CaveParams,
     params_json: serde_json::Value,
     lifetime: Lifetime,
 }
@@ -69,6 +70,7 @@ fn world(path: &Params, query: &Params) -> Result<World, ApiError> {
     Ok(World {
         seed,
         field,
+        params,
         params_json,
         lifetime,
     })
@@ -98,19 +100,9 @@ async fn manifest(
         .collect();
     query.only(&allowed)?;
     let w = world(&path, &query)?;
-    let m = Manifest::of(&w.field);
-    let doc = json!({
-        "generator": "caves",
-        "version": mangekyo_caves::GENERATOR_VERSION,
-        "wire_version": wire::FORMAT_VERSION,
-        "seed": w.seed.value(),
-        "params": w.params_json,
-        "chunk": CHUNK,
-        "chunk_y": m.chunk_y,
-        "surface_range": m.surface_range,
-        "ceiling": m.ceiling,
-        "spawn": m.spawn,
-    });
+    let doc = Manifest::of(&w.field)
+        .document(w.seed, &w.params)
+        .map_err(|e| ApiError::internal("serialising the manifest", &e))?;
     Ok(respond(&Content::json(&doc), w.lifetime, &headers))
 }
 

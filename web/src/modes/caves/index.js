@@ -8,20 +8,20 @@
 
 import * as THREE from 'three';
 
-import { generatorVersions, getJson, query } from '../../api.js';
 import { randomSeed } from '../../ui.js';
 import { OrbitCamera } from './camera.js';
 import { buildDrone, DRONE_RADIUS } from './drone.js';
 import { CHUNK, DensityField } from './field.js';
-import { buildSpotlight, CaveLighting } from './lighting.js';
+import { buildSpotlight, CaveLighting, SUN_DIRECTION } from './lighting.js';
 import { rockMaterial } from './material.js';
 import { lerpAngle, slide, wantedVelocity } from './movement.js';
 import { WorkerPool } from './pool.js';
+import { caveParams, openWorld, wantedSource } from './source.js';
 import { ChunkStreamer } from './stream.js';
 
 const MODES = [['tubes', 'tubes'], ['sheets', 'sheets (the seed\'s)']];
 const MESHERS = [['smooth', 'smooth'], ['blocky', 'blocky']];
-const HELP = 'click: look around (drag works too) · WASD move · Q/E down/up · Shift fast · R light · wheel zoom';
+const HELP = 'click: look around (drag works too) · WASD move · Q/E down/up · Shift fast · R light · T shadows · wheel zoom';
 /** Frames whose intervals make up the frame-time median. */
 const FRAME_WINDOW = 120;
 /**
@@ -38,11 +38,20 @@ export async function mount(ctx) {
     mode: params.get('cave') === 'sheets' ? 'sheets' : 'tubes',
     radius: clampInt(params.get('radius'), 1, 8, 4),
     mesher: params.get('mesher') === 'blocky' ? 'blocky' : 'smooth',
+    wanted: wantedSource(params),
+    // Workers hash every chunk's bytes (SHA-256) when asked, so a test can
+    // compare the WebAssembly chunks with the server's.
+    digests: params.has('digests'),
+    shadows: params.get('shadows') !== '0',
+    // More cave parameters by their CaveParams names (`amplitude=24`).
+    extra: caveParams(params),
   };
 
   const renderer = new THREE.WebGLRenderer({ antialias: false, powerPreference: 'high-performance' });
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 1.5));
   renderer.outputColorSpace = THREE.SRGBColorSpace;
+  renderer.shadowMap.type = THREE.PCFShadowMap;
+  renderer.shadowMap.enabled = state.shadows;
   view.append(renderer.domElement);
   view.append(Object.assign(document.createElement('div'), { className: 'overlay-help', textContent: HELP }));
   const scene = new THREE.Scene();
@@ -61,6 +70,17 @@ export async function mount(ctx) {
   // The spotlight follows the camera's gaze, not the drone's heading.
   scene.add(spot.target);
   const material = rockMaterial();
+  /** Shadows from the sun and the spotlight on or off (T); the materials recompile. */
+  function setShadows(on) {
+    state.shadows = Boolean(on);
+    renderer.shadowMap.enabled = state.shadows;
+    material.needsUpdate = true;
+    drone.group.traverse((o) => {
+      if (o.material) o.material.needsUpdate = true;
+    });
+    setParams({ shadows: state.shadows ? null : '0' });
+    forceFrames = Math.max(forceFrames, 2);
+  }
   const pool = new WorkerPool();
 
   let world = null; // { manifest, field, streamer, version }
@@ -92,6 +112,7 @@ export async function mount(ctx) {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
     const k = e.key.length === 1 ? e.key.toLowerCase() : e.key.toLowerCase();
     if (down && k === 'r' && !e.repeat) spot.visible = !spot.visible;
+    if (down && k === 't' && !e.repeat) setShadows(!state.shadows);
     if (['w', 'a', 's', 'd', 'q', 'e', 'shift'].includes(k)) {
       if (down) keys.add(k);
       else keys.delete(k);
@@ -125,21 +146,21 @@ export async function mount(ctx) {
     world = null;
     setStatus(`caves: opening seed ${state.seed}…`);
     try {
-      const version = (await generatorVersions()).caves;
-      const base = `/v1/caves/${encodeURIComponent(state.seed)}`;
-      const common = { v: version, mode: state.mode };
-      const manifest = await getJson(`${base}${query(common)}`);
+      const opened = await openWorld({ wanted: state.wanted, seed: state.seed, mode: state.mode, mesher: state.mesher,
+        extra: state.extra });
       if (token !== worldToken) return;
+      const { manifest, source } = opened;
       const field = new DensityField();
       field.airAbove = (manifest.chunk_y[1] + 1) * CHUNK;
+      const digest = state.digests;
       const streamer = new ChunkStreamer({
         scene, pool, field, material, radius: state.radius, chunkY: manifest.chunk_y, surfaceTop: manifest.surface_range[1],
-        url: (kind, cx, cy, cz) => `${base}/chunks/${cx}/${cy}/${cz}${query({ format: kind, mesher: kind === 'mesh' && state.mesher !== 'smooth' ? state.mesher : null, ...common })}`,
+        job: (kind, cx, cy, cz) => ({ ...opened.job(kind, cx, cy, cz), digest }),
       });
-      world = { manifest, field, streamer };
+      world = { manifest, field, streamer, source };
       const start = ['x', 'y', 'z'].map((a) => Number(params.get(a)));
       position.fromArray(start.every(Number.isFinite) && params.has('x') ? start : manifest.spawn);
-      setStatus('');
+      setStatus(opened.note || '');
     } catch (err) {
       if (token === worldToken) setStatus(`caves: ${err.message}`, 'error');
     }
@@ -198,8 +219,9 @@ export async function mount(ctx) {
     hud.textContent = `pos ${position.x.toFixed(1)}, ${position.y.toFixed(1)}, ${position.z.toFixed(1)}`
       + `   depth ${depth.toFixed(1)} (${lighting.factor.toFixed(2)})`
       + `   chunks ${s.loaded} (${s.meshed} meshed, ${s.pending} pending)`
-      + `   gen ${fmt(s.genMs)} ms  mesh ${fmt(s.meshMs)} ms`
-      + `   frame ${fmt(frameMs)} ms   light ${spot.visible ? 'on' : 'off'}`
+      // Generated here, density and mesh in one call; or the server's Server-Timing.
+      + (world.source === 'wasm' ? `   gen ${fmt(s.genMs)} ms (wasm)` : `   gen ${fmt(s.genMs)} ms  mesh ${fmt(s.meshMs)} ms`)
+      + `   frame ${fmt(frameMs)} ms   light ${spot.visible ? 'on' : 'off'}   shadows ${state.shadows ? 'on' : 'off'}`
       + (s.errors ? `   ${s.errors} failed: ${s.lastError}` : '');
   }
 
@@ -239,6 +261,14 @@ export async function mount(ctx) {
       position.set(x, y, z);
       if (world) world.streamer.update(position);
     },
+    setShadows,
+    /** Where world point (x, y, z) lands on the canvas, CSS pixels; null behind the camera or off screen. */
+    project(x, y, z) {
+      const v = new THREE.Vector3(x, y, z).project(camera);
+      if (v.z > 1 || Math.abs(v.x) > 1 || Math.abs(v.y) > 1) return null;
+      const el = renderer.domElement;
+      return [((v.x + 1) / 2) * el.clientWidth, ((1 - v.y) / 2) * el.clientHeight];
+    },
     look(yaw, pitch) {
       orbit.yaw = yaw;
       orbit.pitch = THREE.MathUtils.clamp(pitch, -Math.PI / 2.1, Math.PI / 4);
@@ -249,6 +279,8 @@ export async function mount(ctx) {
     hasDensity: (cx, cy, cz) => (world ? world.field.has(cx, cy, cz) : false),
     /** Coordinates of every chunk the streamer holds or fetches. */
     chunkCoords: () => (world ? [...world.streamer.meshes.values()].map((r) => r.coord) : []),
+    /** `[['mesh 0,1,0', sha256 hex], …]` for every chunk loaded since the world opened (with `?digests`). */
+    chunkDigests: () => (world ? [...world.streamer.digests] : []),
     /** Chunk coordinates of every mesh in the scene. */
     meshCoords: () => (world ? world.streamer.group.children.map((m) => m.position.toArray().map((v) => Math.round(v / CHUNK))) : []),
     /** Median frame interval (ms) over the next `n` frames, every one drawn. */
@@ -293,11 +325,12 @@ export async function mount(ctx) {
       const { s, frameMs } = stats();
       return {
         seed: state.seed, mode: state.mode, radius: state.radius, mesher: state.mesher,
+        source: world ? world.source : null,
         droneMeshes: droneMeshes,
         position: position.toArray(), yaw: orbit.yaw, pitch: orbit.pitch,
         surface: world ? world.surface ?? null : null, depthFactor: lighting.factor,
         fogDensity: scene.fog.density, ambient: lighting.ambient.intensity, sun: lighting.sun.intensity,
-        spotlight: spot.visible, chunks: s, frameMs, drawCalls: renderer.info.render.calls,
+        spotlight: spot.visible, shadows: state.shadows, sunDirection: SUN_DIRECTION.clone().normalize().toArray(), chunks: s, frameMs, drawCalls: renderer.info.render.calls,
         triangles: renderer.info.render.triangles,
       };
     },

@@ -20,15 +20,15 @@ export class WorkerPool {
     }
   }
 
-  /** Loads `url` as `kind` in a worker; resolves with the decoded chunk. */
-  load(url, kind, extra = {}) {
+  /** Loads `job` (`{ url }` or `{ generate }`) as `kind` in a worker; resolves with the decoded chunk. */
+  load(job, kind, extra = {}) {
     const id = this.nextId++;
     const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     slot.busy++;
     const promise = new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, slot });
     });
-    slot.worker.postMessage({ type: 'load', id, url, kind, ...extra });
+    slot.worker.postMessage({ type: 'load', id, kind, ...job, ...extra });
     return { id, promise };
   }
 

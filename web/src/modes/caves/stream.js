@@ -22,14 +22,14 @@ export class ChunkStreamer {
    * @param {object} o
    * @param {THREE.Scene} o.scene           where meshes go
    * @param {WorkerPool} o.pool             fetch + decode workers
-   * @param {(kind, cx, cy, cz) => string} o.url
+   * @param {(kind, cx, cy, cz) => object} o.job  what a worker is told to load: `{ url }` or `{ generate }` (source.js)
    * @param {DensityField} o.field          receives density chunks
    * @param {[number, number]} o.chunkY     lowest and highest chunk y holding surfaces
    * @param {THREE.Material} o.material
    */
-  constructor({ scene, pool, url, field, chunkY, material, radius = 4, densityRadius = 1, maxInFlight = 8,
+  constructor({ scene, pool, job, field, chunkY, material, radius = 4, densityRadius = 1, maxInFlight = 8,
     uploadsPerFrame = 6, uploadBudgetMs = 6, surfaceTop = 64 }) {
-    Object.assign(this, { scene, pool, url, field, chunkY, material, radius, densityRadius, maxInFlight,
+    Object.assign(this, { scene, pool, job, field, chunkY, material, radius, densityRadius, maxInFlight,
       uploadsPerFrame, uploadBudgetMs, surfaceTop });
     this.meshes = new Map(); // key → { coord, state, job, mesh, triangles }
     this.densities = new Map(); // key → { coord, state, job }
@@ -39,6 +39,8 @@ export class ChunkStreamer {
     this.cancelled = 0;
     this.lastError = null;
     this.timing = { gen: [], mesh: [], fetch: [] };
+    /** `kind cx,cy,cz` → SHA-256 of the chunk's bytes, when the jobs ask for digests. */
+    this.digests = new Map();
     this.group = new THREE.Group();
     this.group.name = 'cave chunks';
     scene.add(this.group);
@@ -128,7 +130,7 @@ export class ChunkStreamer {
   }
 
   start(rec, kind) {
-    const { id, promise } = this.pool.load(this.url(kind, ...rec.coord), kind, { coord: rec.coord, surfaceTop: this.surfaceTop });
+    const { id, promise } = this.pool.load(this.job(kind, ...rec.coord), kind, { coord: rec.coord, surfaceTop: this.surfaceTop });
     rec.state = 'loading';
     rec.job = id;
     promise.then(
@@ -138,6 +140,7 @@ export class ChunkStreamer {
         if (this.lastPos && !this.disposed) this.dispatch(this.lastPos);
         if (rec.state !== 'loading') return;
         this.record(data.timing);
+        if (data.digest) this.digests.set(`${kind} ${rec.coord.join(',')}`, data.digest);
         if (kind === 'density') {
           rec.state = 'ready';
           this.field.add(data);
@@ -196,6 +199,8 @@ export class ChunkStreamer {
       geometry.boundingSphere = geometry.boundingBox.getBoundingSphere(new THREE.Sphere());
       const mesh = new THREE.Mesh(geometry, this.material);
       mesh.name = `chunk ${rec.coord}`;
+      mesh.castShadow = true;
+      mesh.receiveShadow = true;
       mesh.position.fromArray(d.origin);
       mesh.matrixAutoUpdate = false;
       mesh.updateMatrix();

@@ -1,0 +1,349 @@
+//! The package's operations as plain Rust: parameters in as JSON text,
+//! bytes and JSON documents out, every refusal a message that names the
+//! parameter. `lib.rs` only moves these across the JavaScript boundary, so
+//! everything here is tested natively and the bytes are the generator
+//! crates' own (the server encodes with the same calls).
+
+use mangekyo_caves::{
+    CaveField, CaveParams, ChunkCoord, Manifest, MeshKind, Sampler, Seed, mesh, wire,
+};
+use mangekyo_dungeon::{CavernParams, LakeParams, LevelParams, RoomParams, view as dungeon_view};
+use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Planet, PlanetParams, Projection};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+/// A refusal: what was wrong, for the JavaScript `Error`'s message.
+pub type Refusal = String;
+
+/// The generator versions compiled in, as the service's `/v1` lists them.
+pub fn generator_versions() -> Value {
+    json!({
+        "caves": mangekyo_caves::GENERATOR_VERSION,
+        "planet": mangekyo_planet::LATEST_GENERATOR_VERSION,
+        "dungeon": mangekyo_dungeon::GENERATOR_VERSION,
+        "island": mangekyo_island::GENERATOR_VERSION,
+    })
+}
+
+/// Parameters from JSON text, refused with serde's own account of the
+/// field at fault. Empty or absent text is `{}`, so it means what a stored
+/// parameter object without fields means (for a planet: version 1).
+fn params<P: DeserializeOwned>(what: &str, text: Option<&str>) -> Result<P, Refusal> {
+    let text = match text.map(str::trim) {
+        None | Some("") => "{}",
+        Some(t) => t,
+    };
+    serde_json::from_str(text).map_err(|e| format!("{what} parameters: {e}"))
+}
+
+/// A cave world: one seed and parameter set, and a sampler whose buffers
+/// are reused from chunk to chunk.
+#[derive(Debug)]
+pub struct Caves {
+    seed: Seed,
+    params: CaveParams,
+    field: CaveField,
+    sampler: Sampler,
+}
+
+impl Caves {
+    /// The world of `seed` (digits are that number, other text is hashed,
+    /// as in the service's URLs) and `params` (`CaveParams` as JSON).
+    pub fn new(seed: &str, params: Option<&str>) -> Result<Caves, Refusal> {
+        let seed = Seed::parse(seed);
+        let params: CaveParams = self::params("cave", params)?;
+        let field = CaveField::new(&params, seed).map_err(|e| e.to_string())?;
+        Ok(Caves {
+            seed,
+            params,
+            field,
+            sampler: Sampler::new(),
+        })
+    }
+
+    /// The manifest document, byte for byte the service's
+    /// `/v1/caves/{seed}` body.
+    pub fn manifest(&self) -> Result<String, Refusal> {
+        let doc = Manifest::of(&self.field)
+            .document(self.seed, &self.params)
+            .map_err(|e| e.to_string())?;
+        Ok(doc.to_string())
+    }
+
+    /// One chunk as the service sends it: `format` `mesh` (MKCM, with
+    /// `mesher` `smooth` or `blocky`) or `density` (MKCD).
+    pub fn chunk(
+        &mut self,
+        cx: i32,
+        cy: i32,
+        cz: i32,
+        format: Option<&str>,
+        mesher: Option<&str>,
+    ) -> Result<Vec<u8>, Refusal> {
+        let coord = ChunkCoord::checked(cx, cy, cz).map_err(|e| e.to_string())?;
+        let kind = match mesher.unwrap_or("smooth") {
+            "smooth" => MeshKind::Smooth,
+            "blocky" => MeshKind::Blocky,
+            other => {
+                return Err(format!(
+                    "mesher must be one of smooth, blocky, got {other:?}"
+                ));
+            }
+        };
+        let density = match format.unwrap_or("mesh") {
+            "mesh" => false,
+            "density" => true,
+            other => {
+                return Err(format!(
+                    "format must be one of mesh, density, got {other:?}"
+                ));
+            }
+        };
+        let samples = self.sampler.chunk(&self.field, coord);
+        Ok(if density {
+            wire::encode_chunk_density(&self.field, &samples)
+        } else {
+            wire::encode_mesh(&mesh::mesh(&self.field, &samples, kind), kind)
+        })
+    }
+
+    /// The density at a point (trilinear between voxels; > 0 is rock).
+    pub fn density_at(&self, x: f64, y: f64, z: f64) -> f64 {
+        f64::from(self.field.density_at(x, y, z))
+    }
+}
+
+/// A planet built from its parameters (`PlanetParams` as JSON; without
+/// `generator_version` it is version 1, as stored planets are).
+pub fn planet(params: Option<&str>) -> Result<Planet, Refusal> {
+    let params: PlanetParams = self::params("planet", params)?;
+    Planet::new(params).map_err(|e| e.to_string())
+}
+
+/// One chunk of `planet` and the layers asked for (`height`, `biome`, …,
+/// comma separated; all of the version's when absent), sampled with the
+/// shared edge (257² samples).
+pub fn planet_chunk(
+    planet: &Planet,
+    projection: &str,
+    lod: u32,
+    cx: u32,
+    cy: u32,
+    layers: Option<&str>,
+) -> Result<mangekyo_planet::Chunk, Refusal> {
+    let projection = parse_projection(projection)?;
+    let version = planet.generator_version();
+    let layers = match layers {
+        None | Some("") => Layers::all(version),
+        Some(list) => Layers::parse_for(list, version).map_err(|e| e.to_string())?,
+    };
+    let req = ChunkRequest {
+        address: ChunkAddress {
+            projection,
+            lod,
+            cx,
+            cy,
+        },
+        edge: Edge::Shared,
+        layers,
+    };
+    planet.sample_chunk(&req).map_err(|e| e.to_string())
+}
+
+/// The chunk of `projection` at `lod` that holds latitude `lat`, longitude
+/// `lon` (degrees): its `[cx, cy]`.
+pub fn planet_locate(
+    planet: &Planet,
+    projection: &str,
+    lod: u32,
+    lat: f64,
+    lon: f64,
+) -> Result<[u32; 2], Refusal> {
+    let projection = parse_projection(projection)?;
+    let found = planet
+        .space()
+        .locate(projection, lod, mangekyo_planet::LatLon { lat, lon })
+        .map_err(|e| e.to_string())?;
+    Ok([found.address.cx, found.address.cy])
+}
+
+/// A chunk's JSON document (`Chunk::json`, as the service's JSON chunks).
+pub fn planet_chunk_json(chunk: &mangekyo_planet::Chunk) -> Result<String, Refusal> {
+    serde_json::to_string(&chunk.json()).map_err(|e| e.to_string())
+}
+
+/// A Hengband dungeon of `kind` (`room`, `cavern`, `lake`, `level`) as the
+/// service's JSON: generator, version, kind, seed, parameters and grid.
+pub fn dungeon(kind: &str, seed: &str, params: Option<&str>) -> Result<String, Refusal> {
+    let seed = Seed::parse(seed);
+    let err = |e: mangekyo_dungeon::DungeonError| e.to_string();
+    let (grid, params) = match kind {
+        "room" => {
+            let p: RoomParams = self::params("room", params)?;
+            (
+                mangekyo_dungeon::build_room(&p, seed).map_err(err)?.grid,
+                to_value(&p)?,
+            )
+        }
+        "cavern" => {
+            let p: CavernParams = self::params("cavern", params)?;
+            (
+                mangekyo_dungeon::build_cavern(&p, seed).map_err(err)?.grid,
+                to_value(&p)?,
+            )
+        }
+        "lake" => {
+            let p: LakeParams = self::params("lake", params)?;
+            (
+                mangekyo_dungeon::build_lake(&p, seed).map_err(err)?.grid,
+                to_value(&p)?,
+            )
+        }
+        "level" => {
+            let p: LevelParams = self::params("level", params)?;
+            (
+                mangekyo_dungeon::build_level(&p, seed).map_err(err)?.grid,
+                to_value(&p)?,
+            )
+        }
+        other => {
+            return Err(format!(
+                "kind must be one of room, cavern, lake, level, got {other:?}"
+            ));
+        }
+    };
+    let doc = json!({
+        "generator": "dungeon",
+        "version": mangekyo_dungeon::GENERATOR_VERSION,
+        "kind": kind,
+        "seed": seed.value(),
+        "params": params,
+        "grid": to_value(&dungeon_view::GridJson(&grid))?,
+    });
+    Ok(doc.to_string())
+}
+
+/// The example world's island of `seed` as the service's JSON
+/// (`/v1/islands/example/{seed}`), names in `lang` (`en` or `ja`).
+pub fn island(seed: &str, lang: Option<&str>) -> Result<String, Refusal> {
+    let defs = mangekyo_island::example::definitions();
+    let lang = lang.unwrap_or("en");
+    defs.check_scope_and_lang("island", lang)
+        .map_err(|e| e.to_string())?;
+    let map = mangekyo_island::generate_island(&defs, "island", Seed::parse(seed))
+        .map_err(|e| e.to_string())?;
+    Ok(mangekyo_island::view::json::to_string(&map, &defs, lang))
+}
+
+fn parse_projection(name: &str) -> Result<Projection, Refusal> {
+    name.parse()
+        .map_err(|e: mangekyo_planet::PlanetError| e.to_string())
+}
+
+fn to_value<T: Serialize>(v: &T) -> Result<Value, Refusal> {
+    serde_json::to_value(v).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reused_sampler_gives_each_chunk_its_own_bytes() {
+        let mut caves = Caves::new("42", None).unwrap();
+        let a = caves.chunk(0, 1, 0, None, None).unwrap();
+        let b = caves.chunk(1, 1, 0, Some("density"), None).unwrap();
+        let c = caves.chunk(0, 1, 0, Some("mesh"), Some("smooth")).unwrap();
+        assert_eq!(a, c, "the same chunk after another one");
+        let fresh = Caves::new("42", None)
+            .unwrap()
+            .chunk(1, 1, 0, Some("density"), None)
+            .unwrap();
+        assert_eq!(b, fresh);
+        let decoded = wire::decode_mesh(&a).unwrap();
+        assert!(
+            decoded.mesh.triangle_count() > 0,
+            "chunk (0,1,0) of seed 42 holds the surface"
+        );
+        let density = wire::decode_density(&b).unwrap();
+        assert_eq!(density.origin, [32, 32, 0]);
+    }
+
+    #[test]
+    fn the_manifest_is_the_documented_one() {
+        let caves = Caves::new("42", Some(r#"{"mode":"sheets"}"#)).unwrap();
+        let doc: Value = serde_json::from_str(&caves.manifest().unwrap()).unwrap();
+        assert_eq!(doc["generator"], "caves");
+        assert_eq!(doc["seed"], 42);
+        assert_eq!(doc["params"]["mode"], "sheets");
+        assert_eq!(doc["version"], mangekyo_caves::GENERATOR_VERSION);
+        assert!(doc["spawn"].as_array().is_some_and(|s| s.len() == 3));
+    }
+
+    #[test]
+    fn bad_input_is_refused_by_name() {
+        let err = Caves::new("1", Some(r#"{"amplitud": 3}"#)).unwrap_err();
+        assert!(err.contains("amplitud"), "{err}");
+        let err = Caves::new("1", Some("{")).unwrap_err();
+        assert!(err.starts_with("cave parameters"), "{err}");
+        let mut caves = Caves::new("1", None).unwrap();
+        let err = caves.chunk(0, 0, 0, None, Some("voxel")).unwrap_err();
+        assert!(err.contains("mesher") && err.contains("voxel"), "{err}");
+        let err = caves.chunk(0, 0, 0, Some("glb"), None).unwrap_err();
+        assert!(err.contains("format"), "{err}");
+        let err = caves.chunk(0, 1 << 21, 0, None, None).unwrap_err();
+        assert!(err.contains("cy"), "{err}");
+        let planet = planet(None).unwrap();
+        assert_eq!(
+            planet.generator_version(),
+            1,
+            "no parameters: version 1, as stored"
+        );
+        let err = planet_chunk(&planet, "mercator", 0, 0, 0, None)
+            .err()
+            .unwrap();
+        assert!(err.contains("mercator"), "{err}");
+        let err = planet_chunk(&planet, "cube", 0, 0, 0, Some("height,precipitation"))
+            .err()
+            .unwrap();
+        assert!(err.contains("precipitation"), "{err}");
+        let err = planet_chunk(&planet, "cube", 0, u32::MAX, 0, None)
+            .err()
+            .unwrap();
+        assert!(err.contains("cx"), "{err}");
+        let err = dungeon("maze", "1", None).unwrap_err();
+        assert!(err.contains("kind"), "{err}");
+        let err = island("1", Some("fr")).unwrap_err();
+        assert!(err.contains("fr"), "{err}");
+    }
+
+    #[test]
+    fn neighbouring_planet_chunks_share_their_edge() {
+        let planet = planet(Some(r#"{"radius": 200000, "pixel_size": 50}"#)).unwrap();
+        let left = planet_chunk(&planet, "tangent_cube", 0, 4, 3, Some("height")).unwrap();
+        let right = planet_chunk(&planet, "tangent_cube", 0, 5, 3, Some("height")).unwrap();
+        for j in 0..257 {
+            assert_eq!(
+                left.height[j * 257 + 256].to_bits(),
+                right.height[j * 257].to_bits()
+            );
+        }
+        let doc: Value = serde_json::from_str(&planet_chunk_json(&left).unwrap()).unwrap();
+        assert_eq!(doc["projection"], "tangent_cube");
+        let [cx, cy] = planet_locate(&planet, "equirectangular", 0, 10.0, 20.0).unwrap();
+        let chunk = planet_chunk(&planet, "equirectangular", 0, cx, cy, Some("height")).unwrap();
+        assert_eq!(chunk.address.cx, cx);
+        let err = planet_locate(&planet, "cube", 0, 91.0, 0.0).unwrap_err();
+        assert!(err.contains("lat"), "{err}");
+    }
+
+    #[test]
+    fn dungeons_and_islands_come_as_the_service_documents() {
+        let doc: Value = serde_json::from_str(&dungeon("cavern", "8", None).unwrap()).unwrap();
+        assert_eq!(doc["kind"], "cavern");
+        assert!(doc["grid"].is_object());
+        let doc: Value = serde_json::from_str(&island("7", Some("ja")).unwrap()).unwrap();
+        assert!(doc.is_object());
+    }
+}
