@@ -10,7 +10,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  assertNoErrors, BASE, canvasShot, colourClasses, findCave, holdUntil, holdUntilStill, launch, openPage, pictureDifference, screenshot,
+  assertNoErrors, BASE, canvasShot, colourClasses, findCave, holdUntil, luminanceAt, holdUntilStill, launch, openPage, pictureDifference, screenshot,
   waitFor, waitReady,
 } from './harness.mjs';
 
@@ -347,27 +347,12 @@ test('with shadows on, ridges cast dark regions on their lee sides that are abse
   await sleep(600);
   const off = await canvasShot(hills, 'caves_shadows_off', '#view canvas');
   await hills.evaluate(() => window.mangekyo.api.setShadows(true));
-  const ratios = await hills.evaluate(async ({ on64, off64, shadowed, lit }) => {
-    const pixels = async (b64) => {
-      const img = new Image();
-      img.src = `data:image/png;base64,${b64}`;
-      await img.decode();
-      const c = new OffscreenCanvas(img.naturalWidth, img.naturalHeight);
-      const g = c.getContext('2d');
-      g.drawImage(img, 0, 0);
-      return { d: g.getImageData(0, 0, img.naturalWidth, img.naturalHeight).data, w: img.naturalWidth };
-    };
-    const [a, b] = [await pixels(on64), await pixels(off64)];
-    const lum = ({ d, w }, [x, y]) => {
-      const i = (y * w + x) * 4;
-      return 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
-    };
-    const median = (points) => {
-      const r = points.map((p) => lum(a, p) / Math.max(1, lum(b, p))).sort((u, v) => u - v);
-      return r[r.length >> 1];
-    };
-    return { shadowed: median(shadowed), lit: median(lit) };
-  }, { on64: Buffer.from(on).toString('base64'), off64: Buffer.from(off).toString('base64'), shadowed: found.shadowed, lit: found.lit });
+  const median = async (points) => {
+    const [a, b] = [await luminanceAt(hills, on, points), await luminanceAt(hills, off, points)];
+    const r = a.map((l, i) => l / Math.max(1, b[i])).sort((u, v) => u - v);
+    return r[r.length >> 1];
+  };
+  const ratios = { shadowed: await median(found.shadowed), lit: await median(found.lit) };
   console.log(`shadows: ${found.shadowed.length} points in the lee of the terrain keep ${(ratios.shadowed * 100).toFixed(0)} % `
     + `of their brightness with shadows on, ${found.lit.length} points in the sun ${(ratios.lit * 100).toFixed(0)} % (medians)`);
   // A shadowed point keeps its sky light (hemisphere ambient 0.4) and

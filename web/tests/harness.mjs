@@ -154,22 +154,44 @@ export async function colourClasses(page, png, region = null) {
 }
 
 /**
+ * Defines `window.testPixels(b64)` in the page: a PNG (base64) decoded by
+ * the browser into `{ data, width }` (RGBA bytes).
+ */
+async function definePixels(page) {
+  await page.evaluate(() => {
+    window.testPixels ||= async (b64) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const c = new OffscreenCanvas(img.naturalWidth, img.naturalHeight);
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0);
+      return { data: g.getImageData(0, 0, img.naturalWidth, img.naturalHeight).data, width: img.naturalWidth };
+    };
+  });
+}
+
+/** Luminance (0–255) of a PNG at each `[x, y]` of `points`, decoded by the browser. */
+export async function luminanceAt(page, png, points) {
+  await definePixels(page);
+  return page.evaluate(async ({ b64, points }) => {
+    const { data, width } = await window.testPixels(b64);
+    return points.map(([x, y]) => {
+      const i = (y * width + x) * 4;
+      return 0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2];
+    });
+  }, { b64: Buffer.from(png).toString('base64'), points });
+}
+
+/**
  * Mean absolute difference per pixel and channel (0–255) between two PNGs
  * of the same size, decoded by the browser.
  */
 export async function pictureDifference(page, a, b) {
+  await definePixels(page);
   return page.evaluate(
     async ({ a64, b64 }) => {
-      const pixels = async (b64) => {
-        const img = new Image();
-        img.src = `data:image/png;base64,${b64}`;
-        await img.decode();
-        const c = new OffscreenCanvas(img.naturalWidth, img.naturalHeight);
-        const g = c.getContext('2d');
-        g.drawImage(img, 0, 0);
-        return g.getImageData(0, 0, img.naturalWidth, img.naturalHeight).data;
-      };
-      const [p, q] = [await pixels(a64), await pixels(b64)];
+      const [p, q] = [(await window.testPixels(a64)).data, (await window.testPixels(b64)).data];
       if (p.length !== q.length) return 255;
       let sum = 0;
       for (let i = 0; i < p.length; i += 4) {
