@@ -9,10 +9,10 @@
 import { generatorVersions, getJson, query } from '../../api.js';
 
 /** The package's ES module, relative to this file (web/pkg/mangekyo.js). */
-export const PACKAGE_URL = new URL('../../../pkg/mangekyo.js', import.meta.url).href;
+const PACKAGE_URL = new URL('../../../pkg/mangekyo.js', import.meta.url).href;
 
 let loaded = null;
-/** The initialised package (loaded once per page or worker). */
+/** The initialised package (loaded once per page and once per worker). */
 export function loadPackage() {
   if (!loaded) {
     loaded = import(PACKAGE_URL).then(async (pkg) => {
@@ -71,7 +71,7 @@ export async function openWorld({ wanted, seed, mode, mesher, extra = {} }) {
         world.free();
       }
       const job = (kind, cx, cy, cz) => ({
-        generate: { pkg: PACKAGE_URL, seed, params, format: kind, mesher, coord: [cx, cy, cz] },
+        generate: { seed, params, format: kind, mesher, coord: [cx, cy, cz] },
       });
       return { source: 'wasm', manifest, job, note };
     } catch (err) {

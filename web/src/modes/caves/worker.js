@@ -11,12 +11,12 @@
 
 import { vertexColours } from './colours.js';
 import { decodeDensity, decodeMesh, serverTiming } from './format.js';
+import { loadPackage } from './source.js';
 
 const inFlight = new Map(); // id → AbortController (fetches)
 const queue = []; // generation jobs, oldest first
 const cancelled = new Set();
 let generating = false;
-let pkg = null;
 /** The cave world of the last (seed, parameters): building one is not free. */
 let world = null;
 
@@ -63,10 +63,7 @@ async function drain() {
 }
 
 async function generate(g) {
-  if (!pkg) {
-    pkg = await import(g.pkg);
-    await pkg.default();
-  }
+  const pkg = await loadPackage();
   const key = `${g.seed}\n${g.params}`;
   if (!world || world.key !== key) {
     if (world) world.caves.free();
