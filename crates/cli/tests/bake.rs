@@ -246,6 +246,31 @@ async fn baked_files_are_the_services_answers() {
         tiles.to_str().unwrap(),
     ];
     ok(&args);
+    let (pyramid, terrain) = (dir.join("pyramid"), dir.join("terrain"));
+    ok(&[
+        "bake",
+        "pyramid",
+        "--params",
+        p,
+        "--levels",
+        "0..=1",
+        "--region",
+        "1..2,1..2",
+        "--layers",
+        "height,biome,water",
+        "--output",
+        pyramid.to_str().unwrap(),
+    ]);
+    ok(&[
+        "bake",
+        "terrain",
+        "--params",
+        p,
+        "--zoom",
+        "0..=1",
+        "--output",
+        terrain.to_str().unwrap(),
+    ]);
 
     let db = TestDb::new(Backend::Sqlite).await;
     let server = Replica::start(&db);
@@ -307,10 +332,60 @@ async fn baked_files_are_the_services_answers() {
         );
         add(path, &baked, &manifest, &rel);
     }
-    assert_eq!(wanted.len(), 6 + 5);
+    // Pyramid tiles: face 4 (+z, atlas column 1 row 1) at level 0 and its
+    // four children.
+    let baked = tree(&pyramid);
+    let manifest: Value = serde_json::from_slice(&baked["manifest.json"]).unwrap();
+    let doc: Value = serde_json::from_slice(&baked["pyramid.json"]).unwrap();
+    assert_eq!(doc["tile_size"], 257);
+    let names: Vec<String> = baked
+        .keys()
+        .filter(|k| k.starts_with("pyramid/"))
+        .cloned()
+        .collect();
+    assert_eq!(names.len(), 5, "{names:?}");
+    assert!(
+        names.iter().all(|n| n.starts_with("pyramid/4/")),
+        "{names:?}"
+    );
+    for rel in names {
+        let stem = rel.trim_end_matches(".mkpt").to_owned();
+        let parts: Vec<&str> = stem.split('/').collect();
+        let path = format!(
+            "/v1/planets/{id}/pyramid/{}/{}/{}/{}?{pin}&layers=height,biome,water",
+            parts[1], parts[2], parts[3], parts[4]
+        );
+        add(path, &baked, &manifest, &rel);
+    }
+    // Terrain: the 2 + 8 tiles of levels 0 and 1, asked for as Cesium
+    // asks (with vertex normals).
+    let baked = tree(&terrain);
+    let manifest: Value = serde_json::from_slice(&baked["manifest.json"]).unwrap();
+    let layer: Value = serde_json::from_slice(&baked["layer.json"]).unwrap();
+    assert_eq!(layer["format"], "quantized-mesh-1.0");
+    assert_eq!(layer["maxzoom"], 1);
+    let names: Vec<String> = baked
+        .keys()
+        .filter(|k| k.starts_with("terrain/"))
+        .cloned()
+        .collect();
+    assert_eq!(names.len(), 10, "{names:?}");
+    for rel in names {
+        let path = format!("/v1/planets/{id}/{}?{pin}", rel.trim_start_matches('/'));
+        add(path, &baked, &manifest, &rel);
+    }
+    assert_eq!(wanted.len(), 6 + 5 + 5 + 10);
     for (path, rel, bytes, hash) in wanted {
         let url = server.url(&path);
-        let r = client.get(&url).send().await.unwrap();
+        let r = client
+            .get(&url)
+            .header(
+                "accept",
+                "application/vnd.quantized-mesh;extensions=octvertexnormals,*/*",
+            )
+            .send()
+            .await
+            .unwrap();
         assert_eq!(r.status(), 200, "{url}");
         let etag = r.headers()["etag"].to_str().unwrap().to_owned();
         assert_eq!(
@@ -368,6 +443,18 @@ fn bad_bake_flags_are_named() {
         (
             vec!["bake", "tiles", "--out", "ftp://x/y"],
             "expected a directory",
+        ),
+        (
+            vec!["bake", "terrain", "--out", out, "--zoom", "2..=3"],
+            "starts at level 0",
+        ),
+        (
+            vec!["bake", "pyramid", "--out", out, "--layers", "height,flow"],
+            "--layers \"height,flow\"",
+        ),
+        (
+            vec!["bake", "pyramid", "--out", out, "--levels", "16"],
+            "deepest level is 15",
         ),
     ] {
         let o = run(&args, &[]);

@@ -7,6 +7,7 @@
 //!
 //! - [`png`]: 8-bit grey/RGB/RGBA and 16-bit grey PNG, and a decoder for tests.
 //! - [`heightmap`]: 16-bit quantisation, R16 and raw f32 (little-endian), Terrarium RGB.
+//! - [`quantized_mesh`]: CesiumJS `quantized-mesh-1.0` terrain tiles from a height grid.
 //!
 //! ```
 //! let pixels = vec![0u8, 128, 255, 64];
@@ -20,6 +21,7 @@ pub mod gltf;
 pub mod heightmap;
 pub mod obj;
 pub mod png;
+pub mod quantized_mesh;
 
 /// What went wrong while encoding.
 #[derive(Debug, thiserror::Error)]

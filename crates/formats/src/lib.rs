@@ -11,6 +11,8 @@
 //!   (with the aliases old URLs and flags use) and [`chunk::encode`].
 //! - [`picture`]: whole-planet previews and Terrarium tiles as PNG.
 //! - [`planet_bin`]: the `MKPC` binary chunk layout.
+//! - [`pyramid_bin`]: the `MKPT` binary pyramid tile the globe streams.
+//! - [`terrain`]: CesiumJS quantized-mesh terrain tiles and `layer.json`.
 //! - [`cave_models`]: cave chunk meshes as glb and OBJ.
 //! - [`roblox`]: chunk layers as Roblox `buffer` JSON.
 //! - [`content_hash`]: the hash behind ETags and bake manifests.
@@ -29,7 +31,9 @@ pub mod cave_models;
 pub mod chunk;
 pub mod picture;
 pub mod planet_bin;
+pub mod pyramid_bin;
 pub mod roblox;
+pub mod terrain;
 
 pub use chunk::{ChunkFormat, EncodedChunk};
 

@@ -202,6 +202,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ("mangekyo-bench", "mangekyo-caves", "cave benches"),
     ("mangekyo-bench", "mangekyo-dungeon", "dungeon benches"),
     ("mangekyo-bench", "mangekyo-island", "island benches"),
+    (
+        "mangekyo-bench",
+        "mangekyo-formats",
+        "terrain tile benches (quantized-mesh encoding)",
+    ),
     // The WebAssembly package binds the generators for JavaScript.
     (
         "mangekyo-wasm",

@@ -92,6 +92,29 @@ enum What {
         #[command(flatten)]
         common: Common,
     },
+    /// The globe's level pyramid: MKPT tiles (face, level, x, y) and
+    /// pyramid.json. `--region` counts tiles in the 3 × 2 face atlas of the
+    /// coarsest level (`3·2^l` columns, `2·2^l` rows: +x +y −x on top,
+    /// −y +z −z below).
+    Pyramid {
+        /// Levels: `3`, `0..=5` or `0..6` (0 is one tile per face).
+        #[arg(long, default_value = "0..=3")]
+        levels: String,
+        /// Layers: height, biome and (version 3 on) water.
+        #[arg(long, default_value = "height,biome")]
+        layers: String,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// CesiumJS terrain: quantized-mesh tiles (geographic TMS scheme) and
+    /// layer.json. Start at level 0: Cesium needs the whole world's roots.
+    Terrain {
+        /// Levels: `3`, `0..=5` or `0..6`.
+        #[arg(long, default_value = "0..=3")]
+        zoom: String,
+        #[command(flatten)]
+        common: Common,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -202,6 +225,27 @@ fn plan_of(args: Args) -> anyhow::Result<(Plan, Common, String)> {
         } => {
             let kind = Kind::Tiles { size };
             (kind, parse_levels("--zoom", &zoom)?, common, public_url)
+        }
+        What::Pyramid {
+            levels,
+            layers,
+            common,
+        } => {
+            let kind = Kind::Pyramid { layers };
+            (
+                kind,
+                parse_levels("--levels", &levels)?,
+                common,
+                String::new(),
+            )
+        }
+        What::Terrain { zoom, common } => {
+            let levels = parse_levels("--zoom", &zoom)?;
+            ensure!(
+                *levels.start() == 0,
+                "--zoom {zoom:?}: a terrain bake starts at level 0 (Cesium loads the two root tiles first)"
+            );
+            (Kind::Terrain, levels, common, String::new())
         }
     };
     let region = common.region.as_deref().map(parse_region).transpose()?;
@@ -456,6 +500,23 @@ impl Bake<'_> {
                     .put("tilejson.json", serde_json::to_vec_pretty(&doc)?)
                     .await?;
             }
+            if let Recipe::Pyramid { .. } = self.recipe {
+                let mut doc = mangekyo_formats::pyramid_bin::document(
+                    self.planet,
+                    "pyramid/{face}/{level}/{x}/{y}.mkpt",
+                );
+                // What this bake holds, not the planet's whole pyramid.
+                doc["levels"] = serde_json::json!(self.plan.levels);
+                self.target
+                    .put("pyramid.json", serde_json::to_vec_pretty(&doc)?)
+                    .await?;
+            }
+            if let Recipe::Terrain = self.recipe {
+                let doc = self.terrain_layer();
+                self.target
+                    .put("layer.json", serde_json::to_vec_pretty(&doc)?)
+                    .await?;
+            }
             for dir in ["_bake/shards", "_bake/journal"] {
                 for name in self.target.list(dir).await? {
                     self.target.delete(&format!("{dir}/{name}")).await?;
@@ -469,6 +530,32 @@ impl Bake<'_> {
             );
             Ok(())
         })
+    }
+}
+
+impl Bake<'_> {
+    /// `layer.json` of a terrain bake: the planet's, with `available` and
+    /// `maxzoom` cut to what the plan holds (Cesium asks for no tile it is
+    /// not told exists).
+    fn terrain_layer(&self) -> serde_json::Value {
+        let space = self.space();
+        let mut doc = mangekyo_formats::terrain::layer_json(
+            self.planet,
+            &format!("planet {:016x}", self.planet.params().content_hash()),
+            "terrain/{z}/{x}/{y}.terrain",
+        );
+        let available: Vec<serde_json::Value> = (0..=self.plan.levels[1])
+            .map(|z| {
+                let (xs, ys) = self.plan.ranges(z, &|l| self.recipe.grid(&space, l));
+                serde_json::json!([{
+                    "startX": xs.start, "startY": ys.start,
+                    "endX": xs.end.saturating_sub(1), "endY": ys.end.saturating_sub(1),
+                }])
+            })
+            .collect();
+        doc["available"] = serde_json::json!(available);
+        doc["maxzoom"] = serde_json::json!(self.plan.levels[1]);
+        doc
     }
 }
 

@@ -17,8 +17,10 @@ pub(crate) mod planet_chunks;
 pub(crate) mod planet_geology;
 pub(crate) mod planet_locate;
 pub(crate) mod planets;
+pub(crate) mod pyramid;
 pub(crate) mod roblox;
 pub(crate) mod system;
+pub(crate) mod terrain;
 pub(crate) mod tiles;
 
 /// Every API route, with its OpenAPI entry.
@@ -30,6 +32,8 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(planet_chunks::routes())
         .merge(planet_geology::routes())
         .merge(planet_locate::routes())
+        .merge(pyramid::routes())
+        .merge(terrain::routes())
         .merge(caves::routes())
         .merge(islands::routes())
         .merge(island_posts::routes())

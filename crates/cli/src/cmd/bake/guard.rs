@@ -66,6 +66,10 @@ pub(super) fn item_bytes(recipe: &Recipe) -> u64 {
             samples * per_sample + 512
         }
         Recipe::Tiles { size } => u64::from(*size) * u64::from(*size) * 3 + 512,
+        // 257² samples: f32 height, u8 biome, f32 water.
+        Recipe::Pyramid { .. } => 257 * 257 * 9 + 64,
+        // 65² vertices: 6 bytes each, 2 of normals, ~12 of indices.
+        Recipe::Terrain => 65 * 65 * 20 + 512,
     }
 }
 
@@ -91,6 +95,8 @@ pub(super) fn check_scale(items: u64, recipe: &Recipe, max_items: u64) -> anyhow
     let what = match recipe {
         Recipe::Chunks { .. } => "chunks",
         Recipe::Tiles { .. } => "tiles",
+        Recipe::Pyramid { .. } => "pyramid tiles",
+        Recipe::Terrain => "terrain tiles",
     };
     eprintln!("plan: {items} {what}, at most about {}", human_bytes(bytes));
     if items > max_items {

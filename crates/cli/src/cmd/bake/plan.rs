@@ -38,6 +38,14 @@ pub(crate) enum Kind {
         /// Pixels per tile side (256 or 512).
         size: u32,
     },
+    /// Pyramid tiles (`MKPT`, face by face in a 3 × 2 atlas) and
+    /// `pyramid.json`.
+    Pyramid {
+        /// Comma list of height, biome, water.
+        layers: String,
+    },
+    /// CesiumJS quantized-mesh terrain and `layer.json`.
+    Terrain,
 }
 
 /// A rectangle of items at the plan's coarsest level (half-open ranges).
@@ -117,7 +125,7 @@ impl Plan {
     fn coarsest(&self) -> u32 {
         match self.kind {
             Kind::Chunks { .. } => self.levels[1],
-            Kind::Tiles { .. } => self.levels[0],
+            Kind::Tiles { .. } | Kind::Pyramid { .. } | Kind::Terrain => self.levels[0],
         }
     }
 

@@ -6,7 +6,9 @@
 use anyhow::Context;
 use mangekyo_formats::{ChunkFormat, chunk, content_hash};
 use mangekyo_planet::tile::TileRequest;
-use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Planet, PlanetSpace, Projection};
+use mangekyo_planet::{
+    ChunkAddress, ChunkRequest, Edge, FaceTile, GeoTile, Layers, Planet, PlanetSpace, Projection,
+};
 
 use super::plan::{Item, Kind, Output, Plan};
 
@@ -29,6 +31,13 @@ pub(super) enum Recipe {
         /// Pixels per side.
         size: u32,
     },
+    /// Pyramid tiles with these layers.
+    Pyramid {
+        /// Height, biome, water.
+        layers: Layers,
+    },
+    /// Quantized-mesh terrain (with vertex normals).
+    Terrain,
 }
 
 impl Recipe {
@@ -61,6 +70,14 @@ impl Recipe {
                 );
                 Recipe::Tiles { size: *size }
             }
+            Kind::Pyramid { layers } => {
+                let parsed = Layers::parse_for(layers, generator_version)
+                    .with_context(|| format!("--layers {layers:?}"))?;
+                mangekyo_formats::pyramid_bin::layer_mask(parsed)
+                    .with_context(|| format!("--layers {layers:?}"))?;
+                Recipe::Pyramid { layers: parsed }
+            }
+            Kind::Terrain => Recipe::Terrain,
         })
     }
 
@@ -69,6 +86,10 @@ impl Recipe {
         match self {
             Recipe::Chunks { projection, .. } => space.chunk_grid(*projection, level),
             Recipe::Tiles { .. } => (1u64 << level.min(62), 1u64 << level.min(62)),
+            // The six faces side by side as in the chunk atlas: +x +y −x
+            // on top, −y +z −z below.
+            Recipe::Pyramid { .. } => (3u64 << level.min(60), 2u64 << level.min(60)),
+            Recipe::Terrain => (2u64 << level.min(60), 1u64 << level.min(60)),
         }
     }
 
@@ -77,6 +98,11 @@ impl Recipe {
         let top = match self {
             Recipe::Chunks { .. } => space.max_lod(),
             Recipe::Tiles { .. } => mangekyo_planet::tile::MAX_TILE_ZOOM,
+            Recipe::Pyramid { .. } => space.pyramid_max_level(),
+            Recipe::Terrain => mangekyo_planet::geographic::geo_max_level(
+                space.radius(),
+                space.metres_per_sample(0),
+            ),
         };
         anyhow::ensure!(
             plan.levels[1] <= top,
@@ -102,6 +128,11 @@ impl Recipe {
                 paths
             }
             Recipe::Tiles { .. } => vec![format!("tiles/{level}/{x}/{y}.png")],
+            Recipe::Pyramid { .. } => {
+                let (face, fx, fy) = atlas_tile(level, x, y);
+                vec![format!("pyramid/{face}/{level}/{fx}/{fy}.mkpt")]
+            }
+            Recipe::Terrain => vec![format!("terrain/{level}/{x}/{y}.terrain")],
         }
     }
 
@@ -142,8 +173,45 @@ impl Recipe {
                     planet, &request,
                 )?])
             }
+            Recipe::Pyramid { layers } => {
+                let (face, x, y) = atlas_tile(item.level, item.x, item.y);
+                let tile = FaceTile::new(
+                    planet.space(),
+                    face,
+                    item.level,
+                    u32::try_from(x)?,
+                    u32::try_from(y)?,
+                )?;
+                let samples = planet.sample_face_tile(&tile, layers)?;
+                Ok(vec![mangekyo_formats::pyramid_bin::encode(
+                    &tile,
+                    layers,
+                    &samples,
+                    planet.generator_version(),
+                    planet.space().pyramid_spacing(item.level),
+                )?])
+            }
+            Recipe::Terrain => {
+                let tile = GeoTile {
+                    z: item.level,
+                    x: u32::try_from(item.x)?,
+                    y: u32::try_from(item.y)?,
+                };
+                // With normals: Cesium reads the extension whether or not
+                // it asked, and a file cannot vary on `Accept`.
+                Ok(vec![mangekyo_formats::terrain::encode(
+                    planet, &tile, true,
+                )?])
+            }
         }
     }
+}
+
+/// The face index and the tile's column and row on its face of atlas
+/// item `(x, y)` at `level` (faces `2^level` tiles wide).
+fn atlas_tile(level: u32, x: u64, y: u64) -> (u32, u64, u64) {
+    let per = 1u64 << level.min(60);
+    ((x / per + 3 * (y / per)) as u32, x % per, y % per)
 }
 
 /// The manifest entry of `bytes` written at `path`: its content hash is
