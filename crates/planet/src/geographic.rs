@@ -142,17 +142,9 @@ impl Planet {
     /// equatorial spacing, never finer than the planet's pixel size.
     pub fn sample_geo_tile(&self, tile: &GeoTile, layers: Layers) -> Result<Samples, PlanetError> {
         tile.validate(self.geo_max_level())?;
-        if layers.is_empty() {
-            return Err(PlanetError::address("layers", "none", "at least one layer"));
-        }
-        let version = self.generator_version();
-        Layers::all(version).check_has(layers, version)?;
-        let spacing =
-            geo_spacing(self.params().radius, tile.z).max(self.space().metres_per_sample(0));
-        self.evaluate(
-            self.noise_backend(),
-            &self.detail(spacing),
+        self.sample_tile_dirs(
             &tile.directions(),
+            geo_spacing(self.params().radius, tile.z),
             layers,
         )
     }

@@ -409,6 +409,25 @@ impl Planet {
         self.evaluate(&self.noises, &self.detail(spacing), dirs, layers)
     }
 
+    /// Samples the directions of a tile whose samples are `spacing` metres
+    /// apart: octaves finer than that are dropped, never finer than the
+    /// planet's pixel size. Tiles of every scheme (web, pyramid, terrain)
+    /// sample through here.
+    pub(crate) fn sample_tile_dirs(
+        &self,
+        dirs: &[Dir],
+        spacing: f64,
+        layers: Layers,
+    ) -> Result<Samples, PlanetError> {
+        if layers.is_empty() {
+            return Err(PlanetError::address("layers", "none", "at least one layer"));
+        }
+        let version = self.params.generator_version;
+        Layers::all(version).check_has(layers, version)?;
+        let spacing = spacing.max(self.space.metres_per_sample(0));
+        self.evaluate(&self.noises, &self.detail(spacing), dirs, layers)
+    }
+
     /// The planet function at `dirs`, block by block (reading the coarse
     /// tier from version 3, computed on first use).
     pub(crate) fn evaluate(

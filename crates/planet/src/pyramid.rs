@@ -168,19 +168,9 @@ impl Planet {
             tile.x,
             tile.y,
         )?;
-        if layers.is_empty() {
-            return Err(PlanetError::address("layers", "none", "at least one layer"));
-        }
-        let version = self.generator_version();
-        Layers::all(version).check_has(layers, version)?;
-        let space = self.space();
-        let spacing = space
-            .pyramid_spacing(checked.level)
-            .max(space.metres_per_sample(0));
-        self.evaluate(
-            self.noise_backend(),
-            &self.detail(spacing),
+        self.sample_tile_dirs(
             &checked.directions(),
+            self.space().pyramid_spacing(checked.level),
             layers,
         )
     }

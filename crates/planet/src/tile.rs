@@ -94,18 +94,9 @@ impl Planet {
     /// equator, never finer than the planet's pixel size.
     pub fn sample_tile(&self, tile: &TileRequest, layers: Layers) -> Result<Samples, PlanetError> {
         tile.validate()?;
-        if layers.is_empty() {
-            return Err(PlanetError::address("layers", "none", "at least one layer"));
-        }
         let pixel =
             2.0 * PI * self.params().radius / (f64::from(tile.size) * (1u64 << tile.z) as f64);
-        let spacing = pixel.max(self.space().metres_per_sample(0));
-        self.evaluate(
-            self.noise_backend(),
-            &self.detail(spacing),
-            &tile.directions(),
-            layers,
-        )
+        self.sample_tile_dirs(&tile.directions(), pixel, layers)
     }
 }
 
