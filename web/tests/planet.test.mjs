@@ -1,5 +1,6 @@
 // Planet mode: with an empty store the viewer creates a planet through
-// the API, draws it as a globe (its preview on a sphere, not blank), a click
+// the API, draws it as a globe (streamed from the server's tile pyramid,
+// not blank; the flight over it is globe.test.mjs), a click
 // on the globe opens that region (a chunk) as a 3D heightmap, cut from any
 // projection (the chunk the server locates under the point, with a pin on
 // it); a second planet created from the controls appears in the picker.
@@ -22,7 +23,9 @@ after(async () => {
 test('a stored planet is drawn as a globe', async () => {
   const state = await page.evaluate(() => window.mangekyo.debug());
   assert.ok(state.planet, 'a planet is open');
-  assert.ok(state.textured, 'the globe carries the planet preview');
+  assert.ok(state.textured, 'the planet preview is loaded (the plate overlay draws on it)');
+  assert.ok(state.tiles.pyramid && state.tiles.drawn > 0 && state.tiles.idle, `the globe is streamed from the pyramid: ${JSON.stringify(state.tiles)}`);
+  assert.ok(state.tiles.inMemory <= state.tiles.maxInMemory && state.tiles.inFlight <= state.tiles.maxInFlight);
   await page.waitForTimeout(500);
   const png = await canvasShot(page, 'planet_globe', '#view canvas');
   const stats = await colourClasses(page, png);

@@ -1,11 +1,12 @@
-// The globe and the regions on it. The globe is the server's whole-planet
-// preview (an equirectangular biome map with hill shading) on a sphere:
-// equirectangular maps onto three's sphere UVs directly (u = longitude,
-// v = latitude). A planet's chunks are far too many for it even at the
-// coarsest level (the planet keeps at least ~200 × 100 equirectangular
-// chunks there, so that chunks stay small), so chunks are what a region
-// is made of: a click opens the coarsest-level chunk under it, cut from
-// whichever projection is chosen.
+// The preview globe: the server's whole-planet preview (an
+// equirectangular biome map with hill shading) on a sphere, whose UVs it
+// maps onto directly (u = longitude, v = latitude). The streamed globe
+// (quadtree.js) replaces it as the view; it stays as the globe of a
+// server without the tile pyramid, as the globe under the plate-boundary
+// overlay, and as the map the tests read colours from. Regions: a
+// planet's chunks are far too many for a globe (at least ~200 × 100
+// equirectangular chunks even at the coarsest level), so a click opens
+// the coarsest-level chunk under it, cut from the chosen projection.
 
 import * as THREE from 'three';
 import { getBlob } from '../../api.js';

@@ -1,21 +1,38 @@
-// Planet mode: choose a stored planet (or create one), see it as a globe
-// (globe.js), and click anywhere to open that region as a 3D heightmap:
-// the coarsest-level chunk there of the chosen projection (the server's
-// `locate` says which chunk holds the clicked latitude/longitude, so the
-// projections are not re-implemented here), its heights (JSON) displacing
-// a grid, coloured by the chunk's biome preview, with a pin where the click
-// landed. Back returns to the globe. "plate boundaries" draws a version-2
-// planet's plate boundaries on the globe (the preview's `overlay=plates`:
-// convergent red, divergent cyan, transform yellow). A chunk of a version-2
-// planet whose coarse tier is still computing answers 503: the requests
-// wait as its Retry-After says, and the status line says so.
+// Planet mode: choose a stored planet (or create one) and fly over it.
+// The globe is streamed from the server's tile pyramid (pyramid.json and
+// its "MKPT" tiles: quadtree.js chooses, fetches and draws them, tiles.js
+// decodes and meshes them, flight.js moves the camera from orbit down to
+// ~20 m over the ground, atmosphere.js draws the limb). The camera stays
+// at the scene's origin and the planet is moved around it in float64, so
+// nothing jitters near the ground.
+//
+// The server's whole-planet preview (globe.js) stays: it is the globe of a
+// server without a pyramid, and the globe under the "plate boundaries"
+// overlay (the preview's `overlay=plates`: convergent red, divergent
+// cyan, transform yellow). A click on the globe opens that region as a 3D
+// heightmap: the coarsest-level chunk there of the chosen projection (the
+// server's `locate` says which chunk holds the clicked latitude and
+// longitude), its heights displacing a grid, coloured by the chunk's biome
+// preview, with a pin where the click landed; "back" returns to the globe.
+// Whatever answers 503 (a planet's coarse tier still computing) is asked
+// again after its Retry-After, and the status line says so.
+//
+// `window.__globe` is the scripting hook of the tests: setCamera({lat, lon,
+// altitude, heading, pitch}), idle() (a promise: nothing wanted missing,
+// nothing in flight), stats() (tile counts and caps), peak(). The hash's
+// `bg=rrggbb` paints the clear colour; `inflight`, `memory` and `sse` set
+// the tile caps and the split threshold (pixels).
 
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
-import { getJson, postJson } from '../../api.js';
+import { ApiError, getJson, postJson } from '../../api.js';
 import { el, randomSeed } from '../../ui.js';
-import { buildGlobe, loadTexture, mapPointOf } from './globe.js';
+import { atmosphere } from './atmosphere.js';
+import { Flight, MIN_CLEARANCE } from './flight.js';
+import { buildGlobe, loadTexture } from './globe.js';
+import { GlobeTiles } from './quadtree.js';
+import { directionOf, latLonOf } from './tiles.js';
 
 /** Vertices along a region's side (the 256-sample chunk is resampled). */
 const REGION_GRID = 128;
@@ -23,6 +40,12 @@ const REGION_GRID = 128;
 const RELIEF = 6;
 /** The projections a region can be cut from (the server's names). */
 const PROJECTIONS = ['equirectangular', 'cube', 'tangent_cube', 'octahedral'];
+/** The camera's altitude when a planet opens, in planet radii (the whole globe in view). */
+const ORBIT = 2.2;
+/** Clear colours: space, and the day sky it turns into below ~60 km. */
+const SPACE = 0x05070c;
+const SKY_SPACE = new THREE.Color(SPACE);
+const SKY_DAY = new THREE.Color(0x86aee0);
 
 export async function mount(ctx) {
   const { view, hud, controls, params, setParams, setStatus, markReady } = ctx;
@@ -30,29 +53,43 @@ export async function mount(ctx) {
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 1.5));
   renderer.outputColorSpace = THREE.SRGBColorSpace;
   view.append(renderer.domElement);
-  const help = el('div', { class: 'overlay-help' }, 'drag: turn · wheel: zoom · click the globe: open that region');
+  const help = el('div', { class: 'overlay-help' },
+    'drag: look · wheel / R F: altitude · W A S D: fly · arrows: turn · click the globe: open that region');
   view.append(help);
-  const scene = new THREE.Scene();
-  scene.background = new THREE.Color(0x05070c);
-  const camera = new THREE.PerspectiveCamera(45, 1, 0.01, 100);
-  camera.position.set(0, 0.6, 3.2);
-  const orbit = new OrbitControls(camera, renderer.domElement);
-  orbit.enableDamping = true;
-  let interacting = false;
-  orbit.addEventListener('start', () => {
-    interacting = true;
-  });
-  orbit.addEventListener('end', () => {
-    interacting = false;
-  });
-  scene.add(new THREE.HemisphereLight(0xffffff, 0x334455, 1.2));
-  const sun = new THREE.DirectionalLight(0xffffff, 1.6);
-  sun.position.set(4, 2, 3);
-  scene.add(sun);
-  const globe = new THREE.Group();
-  const region = new THREE.Group();
-  scene.add(globe, region);
 
+  // The globe's scene: the camera stays at its origin and the planet
+  // (tiles, preview sphere, atmosphere) is moved around it (flight.js).
+  const scene = new THREE.Scene();
+  // `bg=rrggbb` paints the clear colour (the tests look for it on the planet).
+  const paint = (hex) => (/^[0-9a-f]{6}$/i.test(hex || '') ? new THREE.Color(`#${hex}`) : null);
+  let background = paint(params.get('bg'));
+  scene.background = new THREE.Color(SPACE);
+  const camera = new THREE.PerspectiveCamera(45, 1, 1, 1e7);
+  scene.add(camera);
+  scene.add(new THREE.AmbientLight(0xffffff, 0.5));
+  const sun = new THREE.DirectionalLight(0xffffff, 2.2);
+  scene.add(sun);
+  const globe = new THREE.Group(); // the preview sphere (plate overlay, or no pyramid)
+  scene.add(globe);
+
+  // The region's scene: a chunk as a heightmap, turned with OrbitControls.
+  const regionScene = new THREE.Scene();
+  regionScene.background = new THREE.Color(SPACE);
+  const regionCamera = new THREE.PerspectiveCamera(45, 1, 0.01, 100);
+  regionScene.add(new THREE.HemisphereLight(0xffffff, 0x334455, 1.2));
+  const regionSun = new THREE.DirectionalLight(0xffffff, 1.6);
+  regionSun.position.set(4, 2, 3);
+  regionScene.add(regionSun);
+  const region = new THREE.Group();
+  regionScene.add(region);
+  const orbit = new OrbitControls(regionCamera, renderer.domElement);
+  orbit.enableDamping = true;
+  orbit.enabled = false;
+
+  const flight = new Flight(renderer.domElement, 1);
+  let tiles = null;
+  let pyramid = null;
+  let air = null;
   let planets = [];
   let planet = null;
   let globeInfo = null;
@@ -76,15 +113,19 @@ export async function mount(ctx) {
   const plateBox = controls.checkbox('plate boundaries', overlay === 'plates', (on) => {
     overlay = on ? 'plates' : 'none';
     setParams({ overlay: on ? 'plates' : null });
-    if (planet) open(planet.id);
+    if (planet) loadPreview(token, planet);
   });
 
+  let viewHeight = 1;
   const resize = () => {
     const w = view.clientWidth || 1;
     const h = view.clientHeight || 1;
+    viewHeight = h;
     renderer.setSize(w, h, false);
-    camera.aspect = w / h;
-    camera.updateProjectionMatrix();
+    for (const c of [camera, regionCamera]) {
+      c.aspect = w / h;
+      c.updateProjectionMatrix();
+    }
   };
   const observer = new ResizeObserver(resize);
   observer.observe(view);
@@ -109,21 +150,73 @@ export async function mount(ctx) {
     }
   }
 
+  function dropGlobe() {
+    if (tiles) {
+      scene.remove(tiles.group);
+      tiles.dispose();
+      tiles = null;
+    }
+    if (air) {
+      scene.remove(air);
+      air.geometry.dispose();
+      air.material.dispose();
+      air = null;
+    }
+    pyramid = null;
+    clear(globe);
+    globeInfo = null;
+  }
+
   async function open(id) {
     const mine = ++token;
     setParams({ planet: id, lat: null, lon: null });
     showGlobe();
-    clear(globe);
+    dropGlobe();
     setStatus(`planet #${id}: loading the globe…`);
+    const waiting = (s) => {
+      if (mine === token) setStatus(`planet #${id}: its coarse tier is still computing; retrying in ${s} s…`);
+    };
     try {
       planet = await getJson(`/v1/planets/${id}`);
       if (!planet.space) throw new Error(`planet #${id} is from a generator version this server does not run`);
       // Plates exist from generator version 2.
-      const hasPlates = planet.generator_version >= 2;
-      plateBox.disabled = !hasPlates;
-      globeInfo = await buildGlobe(planet, globe, hasPlates ? overlay : 'none', (s) => {
-        if (mine === token) setStatus(`planet #${id}: its coarse tier is still computing; retrying in ${s} s…`);
-      });
+      plateBox.disabled = planet.generator_version < 2;
+      let found = null;
+      try {
+        found = await getJson(`/v1/planets/${id}/pyramid.json`, {}, waiting);
+      } catch (err) {
+        // A server without the pyramid: the preview sphere is the globe.
+        if (!(err instanceof ApiError && err.status === 404)) throw err;
+      }
+      if (mine !== token) return;
+      const radius = (found && found.radius) || planet.params.radius;
+      flight.radius = radius;
+      const lat = Number(params.get('lat'));
+      const lon = Number(params.get('lon'));
+      flight.set({ lat: Number.isFinite(lat) && params.has('lat') ? lat : 10, lon: Number.isFinite(lon) && params.has('lon') ? lon : 20,
+        altitude: ORBIT * radius, heading: 0, pitch: -90 });
+      air = atmosphere(radius);
+      scene.add(air);
+      if (found) {
+        pyramid = found;
+        // Water exists from generator version 3.
+        const layers = ['height', 'biome'];
+        if (pyramid.generator_version >= 3 && (pyramid.layers || []).includes('water')) layers.push('water');
+        tiles = new GlobeTiles(pyramid, {
+          layers,
+          material: tileMaterial,
+          onWait: waiting,
+          onError: (err) => {
+            if (mine === token) setStatus(`tile: ${err.message}`, 'error');
+          },
+          ...capsFrom(params),
+        });
+        scene.add(tiles.group);
+      }
+      // The preview: the globe without a pyramid, the plate overlay's
+      // globe, and the picture the tests read; both load together.
+      const first = tiles ? tiles.idle() : Promise.resolve();
+      await Promise.all([loadPreview(mine, planet), first]);
       if (mine !== token) return;
       setStatus('');
       markReady();
@@ -132,15 +225,35 @@ export async function mount(ctx) {
     }
   }
 
+  /** (Re)loads the preview sphere with the current overlay. */
+  async function loadPreview(mine, p) {
+    const hasPlates = p.generator_version >= 2;
+    const group = new THREE.Group();
+    const info = await buildGlobe(p, group, hasPlates ? overlay : 'none', (s) => {
+      if (mine === token) setStatus(`planet #${p.id}: its coarse tier is still computing; retrying in ${s} s…`);
+    });
+    if (mine !== token) {
+      clear(group);
+      return;
+    }
+    clear(globe);
+    const sphere = group.children[0];
+    group.remove(sphere);
+    // three's sphere is y-up with u = 0 at longitude −180°; the planet
+    // is z-up with +x at longitude 0°: a quarter turn about x maps one
+    // onto the other.
+    sphere.rotation.x = Math.PI / 2;
+    sphere.scale.setScalar(flight.radius);
+    globe.add(sphere);
+    globeInfo = { ...info, pyramid: Boolean(tiles) };
+  }
+
   function showGlobe() {
-    globe.visible = true;
     region.visible = false;
     regionInfo = null;
     back.disabled = true;
-    orbit.target.set(0, 0, 0);
-    camera.position.set(0, 0.6, 3.2);
-    orbit.minDistance = 1.3;
-    orbit.maxDistance = 8;
+    orbit.enabled = false;
+    flight.enabled = true;
   }
 
   /** Opens the region around `point` ({lat, lon}, degrees) as a heightmap. */
@@ -170,11 +283,12 @@ export async function mount(ctx) {
         projection: cut, face: located.face, lod, cx: located.cx, cy: located.cy, i: located.i, j: located.j,
         lat: point.lat, lon: point.lon, width: json.width, biomes: biomeCounts(json), relief,
       };
-      globe.visible = false;
       region.visible = true;
       back.disabled = false;
+      flight.enabled = false;
+      orbit.enabled = true;
       orbit.target.set(0, 0, 0);
-      camera.position.set(0, 1.3, 1.9);
+      regionCamera.position.set(0, 1.3, 1.9);
       orbit.minDistance = 0.3;
       orbit.maxDistance = 5;
       setParams({ lat: point.lat.toFixed(3), lon: point.lon.toFixed(3) });
@@ -184,69 +298,204 @@ export async function mount(ctx) {
     }
   }
 
-  const pointer = new THREE.Vector2();
-  const raycaster = new THREE.Raycaster();
-  let downAt = null;
-  renderer.domElement.addEventListener('pointerdown', (e) => {
-    downAt = [e.clientX, e.clientY];
-  });
+  // A click (not a drag) on the globe opens the region under it: the view
+  // ray met with the sea-level sphere, in float64.
   renderer.domElement.addEventListener('pointerup', (e) => {
-    // A click, not the end of a drag.
-    if (!downAt || Math.hypot(e.clientX - downAt[0], e.clientY - downAt[1]) > 4) return;
-    if (!globe.visible || !globeInfo) return;
+    if (!flight.enabled || !planet || flight.dragged > 4) return;
     const rect = renderer.domElement.getBoundingClientRect();
-    pointer.set(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
-    raycaster.setFromCamera(pointer, camera);
-    const hit = raycaster.intersectObjects(globe.children)[0];
-    if (hit) {
-      const { lat, lon } = mapPointOf(hit.uv);
-      openRegion({ lat, lon });
-    }
+    const ndc = new THREE.Vector3(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1, 0.5);
+    const ray = ndc.unproject(camera).normalize();
+    const hit = raySphere(flight.eye(), [ray.x, ray.y, ray.z], flight.radius);
+    if (hit) openRegion(latLonOf(hit));
   });
 
-  function frame() {
+  let last = performance.now();
+  function frame(now) {
     if (!running) return;
     requestAnimationFrame(frame);
-    orbit.update();
-    if (globe.visible && !interacting) globe.rotation.y += 0.0008;
-    renderer.render(scene, camera);
-    hud.textContent = !planet ? '' : regionInfo
-      ? `${planet.name} · region ${regionInfo.lat.toFixed(2)}°, ${regionInfo.lon.toFixed(2)}° · ${regionInfo.projection.replace('_', ' ')}${regionInfo.face ? ` face ${regionInfo.face}` : ''} lod ${regionInfo.lod} chunk (${regionInfo.cx}, ${regionInfo.cy}) · ${regionInfo.width}² samples · ${regionInfo.relief[0].toFixed(0)}…${regionInfo.relief[1].toFixed(0)} m · relief ×${RELIEF}`
-      : `${planet.name} · seed ${planet.params.seed} · radius ${(planet.params.radius / 1000).toFixed(0)} km · ${planet.params.pixel_size} m samples · click a region (lod ${globeInfo ? globeInfo.lod : '–'} chunks, ${globeInfo ? globeInfo.grid.join(' × ') : ''})`;
+    const dt = Math.min(0.1, (now - last) / 1000);
+    last = now;
+    if (region.visible) {
+      orbit.update();
+      renderer.render(regionScene, regionCamera);
+    } else {
+      drawGlobe(dt);
+    }
+    hud.textContent = hudText();
   }
+
+  function drawGlobe(dt) {
+    flight.tick(dt);
+    const R = flight.radius;
+    const up = directionOf(flight.lat, flight.lon);
+    const under = tiles && tiles.heightAt(up);
+    flight.ground = under ? under.height : 0;
+    // Never below the ground as the finer tiles reveal it.
+    if (flight.altitude < flight.ground + MIN_CLEARANCE) flight.altitude = flight.ground + MIN_CLEARANCE;
+    const eye = flight.eye();
+    const { east, north } = flight.orient(camera);
+    // Near and far follow the altitude: near a quarter of the height
+    // above the ground, far just past the horizon (over the atmosphere):
+    // 24-bit depth then resolves both orbit and 100 m up.
+    const d = Math.hypot(eye[0], eye[1], eye[2]);
+    const clearance = flight.clearance();
+    const low = (tiles ? tiles.occluder : R - 12000);
+    const outer = air ? air.userData.outer : R * 1.03;
+    camera.near = Math.max(0.5, clearance * 0.25);
+    camera.far = Math.sqrt(Math.max(0, d * d - low * low)) + Math.sqrt(outer * outer - low * low);
+    camera.updateProjectionMatrix();
+    // The sun follows the camera, ~33° up in the south-east of its
+    // ground: hills are shaded wherever one flies.
+    sun.position.set(...[0, 1, 2].map((k) => up[k] * 0.5 + east[k] * 0.7 - north[k] * 0.5));
+    const plates = overlay === 'plates' && globe.children.length > 0;
+    globe.visible = !tiles || plates;
+    globe.position.set(-eye[0], -eye[1], -eye[2]);
+    if (air) {
+      air.position.set(-eye[0], -eye[1], -eye[2]);
+      air.visible = d > air.userData.outer * 1.01;
+    }
+    if (tiles) {
+      tiles.group.visible = !plates;
+      tiles.update(eye, camera, viewHeight);
+    }
+    // Space from orbit, a sky near the ground (unless `bg` paints it).
+    if (background) scene.background.copy(background);
+    else scene.background.copy(SKY_SPACE).lerp(SKY_DAY, THREE.MathUtils.smoothstep(-flight.altitude, -60000, -4000));
+    renderer.render(scene, camera);
+  }
+
+  function hudText() {
+    if (!planet) return '';
+    if (regionInfo) {
+      return `${planet.name} · region ${regionInfo.lat.toFixed(2)}°, ${regionInfo.lon.toFixed(2)}° · ${regionInfo.projection.replace('_', ' ')}${regionInfo.face ? ` face ${regionInfo.face}` : ''} lod ${regionInfo.lod} chunk (${regionInfo.cx}, ${regionInfo.cy}) · ${regionInfo.width}² samples · ${regionInfo.relief[0].toFixed(0)}…${regionInfo.relief[1].toFixed(0)} m · relief ×${RELIEF}`;
+    }
+    const where = `${flight.lat.toFixed(3)}°, ${flight.lon.toFixed(3)}° · ${formatMetres(flight.altitude)} up (${formatMetres(flight.clearance())} over the ground)`;
+    const streamed = tiles
+      ? ` · tiles ${tiles.drawn.length} drawn, ${tiles.inMemory}/${tiles.maxInMemory} held, ${tiles.inFlight}/${tiles.maxInFlight} loading · finest ${formatMetres(tiles.finestSpacingInView)} samples`
+      : ' · preview globe (no pyramid on this server)';
+    return `${planet.name} · seed ${planet.params.seed} · ${where}${streamed}`;
+  }
+
   requestAnimationFrame(frame);
+
+  /** The scripting hook of the tests (and the console). */
+  const hook = {
+    setCamera(place) {
+      flight.set(place);
+      return hook.camera();
+    },
+    camera: () => ({ lat: flight.lat, lon: flight.lon, altitude: flight.altitude, heading: flight.heading, pitch: flight.pitch,
+      radius: flight.radius, ground: flight.ground, fov: camera.fov, near: camera.near, far: camera.far }),
+    idle: () => (tiles ? tiles.idle() : Promise.resolve()),
+    /** Paints the clear colour (`rrggbb`), or gives it back to space and sky (null). */
+    setBackground(hex) {
+      background = paint(hex);
+    },
+    stats: () => globeStats(),
+    /**
+     * The highest dry sample of the drawn tiles, off ice and within
+     * `maxLat` degrees of the equator: {lat, lon, height, level, biome}.
+     */
+    peak({ maxLat = 90, ice = false } = {}) {
+      const skip = (d, biome) => Math.abs(latLonOf(d).lat) > maxLat || (!ice && biome === 'snow_ice');
+      const p = tiles && tiles.peak(skip);
+      return p && { ...latLonOf(p.direction), height: p.height, level: p.level, biome: p.biome };
+    },
+    heightAt: (lat, lon) => (tiles ? tiles.heightAt(directionOf(lat, lon)) : null),
+  };
+  function globeStats() {
+    if (!tiles) return { pyramid: false };
+    return {
+      pyramid: true,
+      inFlight: tiles.inFlight,
+      inMemory: tiles.inMemory,
+      maxInFlight: tiles.maxInFlight,
+      maxInMemory: tiles.maxInMemory,
+      maxPixelError: tiles.maxPixelError,
+      pressure: tiles.pressure,
+      drawn: tiles.drawn.length,
+      missing: tiles.missing,
+      fetched: tiles.fetched,
+      failed: tiles.failed,
+      idle: tiles.isIdle(),
+      finestSpacingInView: tiles.finestSpacingInView,
+      levels: [...new Set(tiles.drawn.map((n) => n.level))].sort((a, b) => a - b),
+    };
+  }
+  window.__globe = hook;
+
+  window.mangekyo.api = {
+    openRegion: (lat, lon) => openRegion({ lat, lon }),
+    showGlobe,
+    /** The globe's preview texture (for tests that read its pixels). */
+    globeImage: () => globe.children.find((m) => m.material.map)?.material.map.image ?? null,
+  };
 
   const list = await refreshList(Number(params.get('planet')));
   const wanted = list.find((p) => p.id === Number(params.get('planet'))) || list[0];
   if (wanted) await open(wanted.id);
   else await create('Aurora', '42');
 
-  window.mangekyo.api = {
-    openRegion: (lat, lon) => openRegion({ lat, lon }),
-    showGlobe,
-    /** The globe's texture as drawn (for tests that read its pixels). */
-    globeImage: () => globe.children.find((m) => m.material.map)?.material.map.image ?? null,
-  };
   return {
     unmount() {
       running = false;
       token++;
       observer.disconnect();
       orbit.dispose();
-      clear(globe);
+      flight.dispose();
+      dropGlobe();
       clear(region);
+      tileMaterial.dispose();
       renderer.dispose();
       renderer.forceContextLoss();
       delete window.mangekyo.api;
+      delete window.__globe;
     },
     debug: () => ({
       planet: planet && { id: planet.id, name: planet.name },
       planets: planets.length,
       globe: globeInfo,
       textured: globe.children.some((m) => m.material.map),
+      tiles: globeStats(),
+      camera: hook.camera(),
       region: regionInfo && { ...regionInfo, pinned: region.children.some((m) => m.name === 'pin') },
     }),
   };
+}
+
+/** The tiles' material: biome and water colours per vertex, lit by the sun (hill shading). */
+const tileMaterial = new THREE.MeshLambertMaterial({ vertexColors: true });
+
+/** The first hit of a ray (origin, unit direction; float64) with the sphere of `radius` at the origin. */
+function raySphere(o, d, radius) {
+  const b = o[0] * d[0] + o[1] * d[1] + o[2] * d[2];
+  const c = o[0] * o[0] + o[1] * o[1] + o[2] * o[2] - radius * radius;
+  const disc = b * b - c;
+  if (disc < 0) return null;
+  const t = -b - Math.sqrt(disc);
+  if (t < 0) return null;
+  return [o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2]];
+}
+
+/** Tile caps from the hash (`inflight`, `memory`, `sse`), for experiments. */
+function capsFrom(params) {
+  const caps = {};
+  const take = (name, key, min, max) => {
+    const v = Number(params.get(name));
+    if (params.has(name) && Number.isFinite(v)) caps[key] = Math.min(max, Math.max(min, v));
+  };
+  take('inflight', 'maxInFlight', 1, 32);
+  take('memory', 'maxInMemory', 24, 4000);
+  take('sse', 'maxPixelError', 0.5, 64);
+  return caps;
+}
+
+function formatMetres(m) {
+  if (!Number.isFinite(m)) return '–';
+  const a = Math.abs(m);
+  if (a >= 10000) return `${(m / 1000).toFixed(0)} km`;
+  if (a >= 1000) return `${(m / 1000).toFixed(1)} km`;
+  return `${m.toFixed(a < 10 ? 1 : 0)} m`;
 }
 
 /** A grid displaced by a chunk's heights (metres, exaggerated), textured by its preview. */
