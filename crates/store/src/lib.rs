@@ -33,6 +33,7 @@
 #![deny(missing_docs)]
 
 mod blob;
+mod busy;
 mod error;
 mod migrations;
 mod planet;
@@ -129,9 +130,10 @@ impl Store {
         if backend == Backend::Sqlite && !in_memory {
             // WAL lets readers proceed during a write; the setting lives in
             // the file, so once is enough.
-            sqlx::query("PRAGMA journal_mode = WAL")
-                .execute(&pool)
-                .await?;
+            // Switching needs the file to itself: a store opening beside
+            // another that is migrating is told "database is locked" at
+            // once, without the busy timeout, so it waits and tries again.
+            busy::retry(|| sqlx::query("PRAGMA journal_mode = WAL").execute(&pool)).await?;
         }
         migrations::run(backend, &pool).await?;
         let file = if backend == Backend::Sqlite && !in_memory {

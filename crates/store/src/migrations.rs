@@ -11,7 +11,7 @@ use sqlx::AnyPool;
 use sqlx::SqlSafeStr;
 use sqlx::migrate::{MigrateError, Migration, MigrationType, Migrator};
 
-use crate::Backend;
+use crate::{Backend, busy};
 
 /// Version 1: the planets table.
 ///
@@ -92,9 +92,6 @@ const CREATE_BLOBS: [(Backend, &str); 3] = [
     ),
 ];
 
-/// How often a SQLite migration is tried before its error is reported.
-const SQLITE_MIGRATION_ATTEMPTS: usize = 3;
-
 /// How long a MySQL store waits for another one's migration, in seconds.
 const MYSQL_LOCK_TIMEOUT_S: i64 = 60;
 
@@ -103,25 +100,14 @@ const MYSQL_LOCK_TIMEOUT_S: i64 = 60;
 /// sqlx's migrator locks PostgreSQL itself. Its MySQL lock is
 /// `GET_LOCK(name, -1)`, which MariaDB answers with NULL at once instead of
 /// waiting (checked on 10.11), so MySQL gets a lock of our own around the
-/// migrator. SQLite gets no lock: two stores opening one fresh file
-/// together can both try version 1, and the loser's transaction fails only
-/// because the winner committed, so running the migrator again finds the
-/// migration applied (and checks its checksum).
+/// migrator. SQLite has no such lock: [`busy::retry_migration`] waits out
+/// "database is locked" and runs the migrator again when it lost a race.
 pub(crate) async fn run(backend: Backend, pool: &AnyPool) -> Result<(), MigrateError> {
     let migrator = migrator(backend);
     match backend {
         Backend::Postgres => migrator.run(pool).await,
         Backend::MySql => run_locked_mysql(&migrator, pool).await,
-        Backend::Sqlite => {
-            let mut result = migrator.run(pool).await;
-            for _ in 1..SQLITE_MIGRATION_ATTEMPTS {
-                if result.is_ok() {
-                    break;
-                }
-                result = migrator.run(pool).await;
-            }
-            result
-        }
+        Backend::Sqlite => busy::retry_migration(|| migrator.run(pool)).await,
     }
 }
 
