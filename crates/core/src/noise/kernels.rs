@@ -7,8 +7,9 @@
 //! arithmetic with a fixed evaluation order.
 
 use super::CellularReturn;
-use super::lattice::{axis_pair, axis_triple, combine2, combine3, fade, hash_value, lerp};
+use super::lattice::{axis_pair, axis_triple, combine2, combine3, fade, fmix32, hash_value, lerp};
 use super::simd::Simd;
+use crate::hash;
 
 /// √2 in f32: axis-aligned 2D gradients get the length of the diagonal ones.
 const SQRT2: f32 = std::f32::consts::SQRT_2;
@@ -186,19 +187,223 @@ pub(crate) fn value3<S: Simd>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F 
 pub(crate) fn perlin3<S: Simd>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F {
     let sd = seeds(s, seed);
     let ([_, hx0, hx1], [_, hy0, hy1], [_, hz0, hz1]) = (x.h, y.h, z.h);
-    let (fx, fy, fz) = (x.f, y.f, z.f);
+    // No closures here or below: they would be compiled without the
+    // caller's target features, and every intrinsic in them called.
+    let corners = [
+        combine3(s, hx0, hy0, hz0, sd),
+        combine3(s, hx1, hy0, hz0, sd),
+        combine3(s, hx0, hy1, hz0, sd),
+        combine3(s, hx1, hy1, hz0, sd),
+        combine3(s, hx0, hy0, hz1, sd),
+        combine3(s, hx1, hy0, hz1, sd),
+        combine3(s, hx0, hy1, hz1, sd),
+        combine3(s, hx1, hy1, hz1, sd),
+    ];
+    perlin3_blend(s, [x.f, y.f, z.f], &PerLane::<S>(corners))
+}
+
+/// [`perlin3`] at positions: splits them here and, when every lane lies in
+/// one cell, hashes its corners once ([`uniform_corners3`]).
+#[inline(always)]
+pub(crate) fn perlin3_at<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u32) -> S::F {
+    let (fx, xl, xh) = s.split(x);
+    let (fy, yl, yh) = s.split(y);
+    let (fz, zl, zh) = s.split(z);
+    if let Some(c) = uniform_corners3(s, [(xl, xh), (yl, yh), (zl, zh)], seed) {
+        return perlin3_blend(s, [fx, fy, fz], &Broadcast(c));
+    }
+    let sd = seeds(s, seed);
+    let (hx0, hx1) = axis_pair(s, xl, xh, 0);
+    let (hy0, hy1) = axis_pair(s, yl, yh, 1);
+    let (hz0, hz1) = axis_pair(s, zl, zh, 2);
+    let corners = [
+        combine3(s, hx0, hy0, hz0, sd),
+        combine3(s, hx1, hy0, hz0, sd),
+        combine3(s, hx0, hy1, hz0, sd),
+        combine3(s, hx1, hy1, hz0, sd),
+        combine3(s, hx0, hy0, hz1, sd),
+        combine3(s, hx1, hy0, hz1, sd),
+        combine3(s, hx0, hy1, hz1, sd),
+        combine3(s, hx1, hy1, hz1, sd),
+    ];
+    perlin3_blend(s, [fx, fy, fz], &PerLane::<S>(corners))
+}
+
+/// A cell's corner hashes (indexed `bx | by << 1 | bz << 2`), as the
+/// gradients' dot products with a corner's offset.
+trait Corners<S: Simd> {
+    fn dot3(&self, s: S, i: usize, x: S::F, y: S::F, z: S::F) -> S::F;
+}
+
+/// Each lane's own corner hashes: the backend's gradient lookup.
+struct PerLane<S: Simd>([S::I; 8]);
+
+impl<S: Simd> Corners<S> for PerLane<S> {
+    #[inline(always)]
+    fn dot3(&self, s: S, i: usize, x: S::F, y: S::F, z: S::F) -> S::F {
+        grad3(s, self.0[i], x, y, z)
+    }
+}
+
+/// Corner hashes every lane shares ([`uniform_corners3`]).
+struct Broadcast([u32; 8]);
+
+impl<S: Simd> Corners<S> for Broadcast {
+    #[inline(always)]
+    fn dot3(&self, s: S, i: usize, x: S::F, y: S::F, z: S::F) -> S::F {
+        known_grad3(s, self.0[i], x, y, z)
+    }
+}
+
+/// [`grad3`] for a hash every lane shares: the gradient's components are
+/// broadcast instead of looked up per lane, and the dot product is the
+/// table formula's, so the same bits ([`Simd::grad3`] allows only an exact
+/// zero's sign to differ between backends).
+#[inline(always)]
+fn known_grad3<S: Simd>(s: S, h: u32, x: S::F, y: S::F, z: S::F) -> S::F {
+    let i = (h & 15) as usize;
+    let xy = s.add(s.mul(s.splat(GRAD3_X[i]), x), s.mul(s.splat(GRAD3_Y[i]), y));
+    s.add(xy, s.mul(s.splat(GRAD3_Z[i]), z))
+}
+
+/// [`grad2`] for a hash every lane shares (see [`known_grad3`]).
+#[inline(always)]
+fn known_grad2<S: Simd>(s: S, h: u32, x: S::F, y: S::F) -> S::F {
+    let i = (h & 15) as usize;
+    s.add(s.mul(s.splat(GRAD2_X[i]), x), s.mul(s.splat(GRAD2_Y[i]), y))
+}
+
+/// Gradient components (x, y, z) of up to 16 cells, for [`Simd::table16`].
+pub(crate) type Grad3Table = [[f32; 16]; 3];
+
+/// The gradients of the corners `(cells[j], hy, hz)` for every j, hashed
+/// as [`combine3`] does (xor is order-free), a vector of cells at a time.
+#[inline(always)]
+pub(crate) fn corner_grads3<S: Simd>(
+    s: S,
+    cells: &[u32; 16],
+    hy: u32,
+    hz: u32,
+    seed: u32,
+) -> Grad3Table {
+    let mut g = [[0.0; 16]; 3];
+    let yz = s.splat_i(hy ^ hz ^ seed);
+    let mut j = 0;
+    while j < 16 {
+        let h = fmix32(s, s.xor_i(s.load_i(&cells[j..]), yz));
+        s.store(s.table16(&GRAD3_X, h), &mut g[0][j..]);
+        s.store(s.table16(&GRAD3_Y, h), &mut g[1][j..]);
+        s.store(s.table16(&GRAD3_Z, h), &mut g[2][j..]);
+        j += S::LANES;
+    }
+    g
+}
+
+/// [`perlin3`] on a grid row whose corner gradients are tabulated per x
+/// cell ([`corner_grads3`] for each (by, bz), indexed `by | bz << 1`):
+/// `cell` is each lane's x cell index in the tables.
+#[inline(always)]
+pub(crate) fn perlin3_row<S: Simd>(s: S, f: [S::F; 3], cell: S::I, g: &[Grad3Table; 4]) -> S::F {
+    let at = [cell, s.add_i(cell, s.splat_i(1))];
+    perlin3_blend(s, f, &Tabled { g, at })
+}
+
+/// Corner gradients looked up in a row's tables.
+struct Tabled<'a, S: Simd> {
+    g: &'a [Grad3Table; 4],
+    /// Per lane, the table index of its cell (bx = 0) and the next (bx = 1).
+    at: [S::I; 2],
+}
+
+impl<S: Simd> Corners<S> for Tabled<'_, S> {
+    #[inline(always)]
+    fn dot3(&self, s: S, i: usize, x: S::F, y: S::F, z: S::F) -> S::F {
+        let (t, at) = (&self.g[i >> 1], self.at[i & 1]);
+        // The table formula of `Simd::grad3`, so the same bits.
+        let xy = s.add(
+            s.mul(s.table16(&t[0], at), x),
+            s.mul(s.table16(&t[1], at), y),
+        );
+        s.add(xy, s.mul(s.table16(&t[2], at), z))
+    }
+}
+
+/// The Perlin 3D blend of a cell's corner gradients at the fractions `f`.
+#[inline(always)]
+fn perlin3_blend<S: Simd>(s: S, [fx, fy, fz]: [S::F; 3], c: &impl Corners<S>) -> S::F {
     let one = s.splat(1.0);
     let (x1, y1, z1) = (s.sub(fx, one), s.sub(fy, one), s.sub(fz, one));
     let (u, v, w) = (fade(s, fx), fade(s, fy), fade(s, fz));
     let mut planes = [s.splat(0.0); 2];
-    for (plane, (hz, pz)) in planes.iter_mut().zip([(hz0, fz), (hz1, z1)]) {
-        let n00 = grad3(s, combine3(s, hx0, hy0, hz, sd), fx, fy, pz);
-        let n10 = grad3(s, combine3(s, hx1, hy0, hz, sd), x1, fy, pz);
-        let n01 = grad3(s, combine3(s, hx0, hy1, hz, sd), fx, y1, pz);
-        let n11 = grad3(s, combine3(s, hx1, hy1, hz, sd), x1, y1, pz);
+    for (k, (plane, pz)) in planes.iter_mut().zip([fz, z1]).enumerate() {
+        let n00 = c.dot3(s, 4 * k, fx, fy, pz);
+        let n10 = c.dot3(s, 4 * k + 1, x1, fy, pz);
+        let n01 = c.dot3(s, 4 * k + 2, fx, y1, pz);
+        let n11 = c.dot3(s, 4 * k + 3, x1, y1, pz);
         *plane = lerp(s, lerp(s, n00, n10, u), lerp(s, n01, n11, u), v);
     }
     s.mul(lerp(s, planes[0], planes[1], w), s.splat(PERLIN3_SCALE))
+}
+
+/// The i64 cell of every lane when all lanes share it.
+#[inline(always)]
+fn uniform_cell<S: Simd>(s: S, (lo, hi): (S::I, S::I)) -> Option<i64> {
+    let lo = s.uniform_i(lo)?;
+    let hi = s.uniform_i(hi)?;
+    Some((u64::from(hi) << 32 | u64::from(lo)) as i64)
+}
+
+/// When every lane lies in one 2D cell (usual for octaves much coarser
+/// than the sample spacing), its four corner hashes, indexed
+/// `bx | by << 1`, computed once in scalar: the values every lane would
+/// compute, without the vector work.
+#[inline(always)]
+fn uniform_corners2<S: Simd>(s: S, cells: [(S::I, S::I); 2], seed: u32) -> Option<[u32; 4]> {
+    let cx = uniform_cell(s, cells[0])?;
+    let cy = uniform_cell(s, cells[1])?;
+    let hx = [hash::axis_hash(cx, 0), hash::axis_hash(cx + 1, 0)];
+    let hy = [hash::axis_hash(cy, 1), hash::axis_hash(cy + 1, 1)];
+    let c = |bx: usize, by: usize| hash::combine2(hx[bx], hy[by], seed);
+    Some([c(0, 0), c(1, 0), c(0, 1), c(1, 1)])
+}
+
+/// [`uniform_corners2`] in 3D: eight corners, indexed `bx | by << 1 | bz << 2`.
+#[inline(always)]
+fn uniform_corners3<S: Simd>(s: S, cells: [(S::I, S::I); 3], seed: u32) -> Option<[u32; 8]> {
+    let cx = uniform_cell(s, cells[0])?;
+    let cy = uniform_cell(s, cells[1])?;
+    let cz = uniform_cell(s, cells[2])?;
+    let hx = [hash::axis_hash(cx, 0), hash::axis_hash(cx + 1, 0)];
+    let hy = [hash::axis_hash(cy, 1), hash::axis_hash(cy + 1, 1)];
+    let hz = [hash::axis_hash(cz, 2), hash::axis_hash(cz + 1, 2)];
+    // Scalar work, so a closure and array::from_fn are fine here.
+    Some(std::array::from_fn(|i| {
+        hash::combine3(hx[i & 1], hy[(i >> 1) & 1], hz[i >> 2], seed)
+    }))
+}
+
+/// The corner hash `c[bx | by << 1 | bz << 2]` per lane, each bit chosen by
+/// a mask: bx is 0 where `x0` is set, by is `Y_SET` where `y` is set, bz is
+/// 1 where `z1` is set (the polarities of the simplex step masks).
+#[inline(always)]
+fn pick_corner3<S: Simd, const Y_SET: usize>(
+    s: S,
+    c: &[u32; 8],
+    x0: S::M,
+    y: S::M,
+    z1: S::M,
+) -> S::I {
+    let (y_set, y_clear) = (2 * Y_SET, 2 - 2 * Y_SET);
+    let c = |i: usize| s.splat_i(c[i]);
+    let z = [
+        s.select_i(z1, c(4), c(0)),
+        s.select_i(z1, c(5), c(1)),
+        s.select_i(z1, c(6), c(2)),
+        s.select_i(z1, c(7), c(3)),
+    ];
+    let x_0 = s.select_i(y, z[y_set], z[y_clear]);
+    let x_1 = s.select_i(y, z[1 + y_set], z[1 + y_clear]);
+    s.select_i(x0, x_0, x_1)
 }
 
 /// `max(r − d², 0)⁴`: a simplex corner's radial falloff.
@@ -221,11 +426,8 @@ pub(crate) fn simplex2<S: Simd>(s: S, x: &[f64], y: &[f64], seed: u32) -> S::F {
         sx[l] = x[l] + k;
         sy[l] = y[l] + k;
     }
-    let sd = seeds(s, seed);
     let (a, xl, xh) = s.split(&sx);
     let (b, yl, yh) = s.split(&sy);
-    let (hx0, hx1) = axis_pair(s, xl, xh, 0);
-    let (hy0, hy1) = axis_pair(s, yl, yh, 1);
     let t = s.mul(s.add(a, b), s.splat(G2));
     let (x0, y0) = (s.sub(a, t), s.sub(b, t));
     // Lower triangle (x0 > y0) steps x first, the upper one y first.
@@ -237,22 +439,38 @@ pub(crate) fn simplex2<S: Simd>(s: S, x: &[f64], y: &[f64], seed: u32) -> S::F {
     let y1 = s.add(s.sub(y0, s.select(upper, one, zero)), g2);
     let g22 = s.splat(2.0 * G2 - 1.0);
     let (x2, y2) = (s.add(x0, g22), s.add(y0, g22));
-    let h1 = combine2(
-        s,
-        s.select_i(upper, hx0, hx1),
-        s.select_i(upper, hy1, hy0),
-        sd,
-    );
+    // The gradients' dot products at the corners (0, 0), the step's
+    // corner, and (1, 1).
+    let [g0, g1, g2] = match uniform_corners2(s, [(xl, xh), (yl, yh)], seed) {
+        Some(c) => {
+            let h1 = s.select_i(upper, s.splat_i(c[2]), s.splat_i(c[1]));
+            [
+                known_grad2(s, c[0], x0, y0),
+                grad2(s, h1, x1, y1),
+                known_grad2(s, c[3], x2, y2),
+            ]
+        }
+        None => {
+            let sd = seeds(s, seed);
+            let (hx0, hx1) = axis_pair(s, xl, xh, 0);
+            let (hy0, hy1) = axis_pair(s, yl, yh, 1);
+            let h1 = combine2(
+                s,
+                s.select_i(upper, hx0, hx1),
+                s.select_i(upper, hy1, hy0),
+                sd,
+            );
+            [
+                grad2(s, combine2(s, hx0, hy0, sd), x0, y0),
+                grad2(s, h1, x1, y1),
+                grad2(s, combine2(s, hx1, hy1, sd), x2, y2),
+            ]
+        }
+    };
     let d2 = |px: S::F, py: S::F| s.add(s.mul(px, px), s.mul(py, py));
-    let n0 = s.mul(
-        falloff(s, 0.5, d2(x0, y0)),
-        grad2(s, combine2(s, hx0, hy0, sd), x0, y0),
-    );
-    let n1 = s.mul(falloff(s, 0.5, d2(x1, y1)), grad2(s, h1, x1, y1));
-    let n2 = s.mul(
-        falloff(s, 0.5, d2(x2, y2)),
-        grad2(s, combine2(s, hx1, hy1, sd), x2, y2),
-    );
+    let n0 = s.mul(falloff(s, 0.5, d2(x0, y0)), g0);
+    let n1 = s.mul(falloff(s, 0.5, d2(x1, y1)), g1);
+    let n2 = s.mul(falloff(s, 0.5, d2(x2, y2)), g2);
     s.mul(s.add(s.add(n0, n1), n2), s.splat(SIMPLEX2_SCALE))
 }
 
@@ -269,13 +487,9 @@ pub(crate) fn simplex3<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u32
         sy[l] = y[l] + k;
         sz[l] = z[l] + k;
     }
-    let sd = seeds(s, seed);
     let (a, xl, xh) = s.split(&sx);
     let (b, yl, yh) = s.split(&sy);
     let (c, zl, zh) = s.split(&sz);
-    let (hx0, hx1) = axis_pair(s, xl, xh, 0);
-    let (hy0, hy1) = axis_pair(s, yl, yh, 1);
-    let (hz0, hz1) = axis_pair(s, zl, zh, 2);
     let t = s.mul(s.add(s.add(a, b), c), s.splat(G3));
     let (x0, y0, z0) = (s.sub(a, t), s.sub(b, t), s.sub(c, t));
     // Which tetrahedron: the axis order of (x0, y0, z0), ties broken as in
@@ -300,28 +514,48 @@ pub(crate) fn simplex3<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u32
     let y2 = s.add(s.sub(y0, s.select(j2, zero, one)), g2);
     let z2 = s.add(s.sub(z0, s.select(k2, one, zero)), g2);
     let (x3, y3, z3) = (s.add(x0, g3), s.add(y0, g3), s.add(z0, g3));
-    let h0 = combine3(s, hx0, hy0, hz0, sd);
-    let h1 = combine3(
-        s,
-        s.select_i(i1, hx0, hx1),
-        s.select_i(j1, hy1, hy0),
-        s.select_i(k1, hz1, hz0),
-        sd,
-    );
-    let h2 = combine3(
-        s,
-        s.select_i(i2, hx0, hx1),
-        s.select_i(j2, hy0, hy1),
-        s.select_i(k2, hz1, hz0),
-        sd,
-    );
-    let h3 = combine3(s, hx1, hy1, hz1, sd);
+    let cells = [(xl, xh), (yl, yh), (zl, zh)];
+    // The gradients' dot products at the four corners.
+    let [g0, g1, g2, g3] = match uniform_corners3(s, cells, seed) {
+        Some(cs) => [
+            known_grad3(s, cs[0], x0, y0, z0),
+            grad3(s, pick_corner3::<S, 1>(s, &cs, i1, j1, k1), x1, y1, z1),
+            grad3(s, pick_corner3::<S, 0>(s, &cs, i2, j2, k2), x2, y2, z2),
+            known_grad3(s, cs[7], x3, y3, z3),
+        ],
+        None => {
+            let sd = seeds(s, seed);
+            let (hx0, hx1) = axis_pair(s, xl, xh, 0);
+            let (hy0, hy1) = axis_pair(s, yl, yh, 1);
+            let (hz0, hz1) = axis_pair(s, zl, zh, 2);
+            let h1 = combine3(
+                s,
+                s.select_i(i1, hx0, hx1),
+                s.select_i(j1, hy1, hy0),
+                s.select_i(k1, hz1, hz0),
+                sd,
+            );
+            let h2 = combine3(
+                s,
+                s.select_i(i2, hx0, hx1),
+                s.select_i(j2, hy0, hy1),
+                s.select_i(k2, hz1, hz0),
+                sd,
+            );
+            [
+                grad3(s, combine3(s, hx0, hy0, hz0, sd), x0, y0, z0),
+                grad3(s, h1, x1, y1, z1),
+                grad3(s, h2, x2, y2, z2),
+                grad3(s, combine3(s, hx1, hy1, hz1, sd), x3, y3, z3),
+            ]
+        }
+    };
     let d2 =
         |px: S::F, py: S::F, pz: S::F| s.add(s.add(s.mul(px, px), s.mul(py, py)), s.mul(pz, pz));
-    let n0 = s.mul(falloff(s, 0.6, d2(x0, y0, z0)), grad3(s, h0, x0, y0, z0));
-    let n1 = s.mul(falloff(s, 0.6, d2(x1, y1, z1)), grad3(s, h1, x1, y1, z1));
-    let n2 = s.mul(falloff(s, 0.6, d2(x2, y2, z2)), grad3(s, h2, x2, y2, z2));
-    let n3 = s.mul(falloff(s, 0.6, d2(x3, y3, z3)), grad3(s, h3, x3, y3, z3));
+    let n0 = s.mul(falloff(s, 0.6, d2(x0, y0, z0)), g0);
+    let n1 = s.mul(falloff(s, 0.6, d2(x1, y1, z1)), g1);
+    let n2 = s.mul(falloff(s, 0.6, d2(x2, y2, z2)), g2);
+    let n3 = s.mul(falloff(s, 0.6, d2(x3, y3, z3)), g3);
     s.mul(s.add(s.add(s.add(n0, n1), n2), n3), s.splat(SIMPLEX3_SCALE))
 }
 

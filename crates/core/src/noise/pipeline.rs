@@ -203,6 +203,9 @@ fn kernel_groups<S: Simd, const D: usize, const B: usize>(
                 Kernel::Simplex => {
                     kernels::simplex3(s, &p[0][g..], &p[1][g..], &p[D - 1][g..], seed)
                 }
+                Kernel::Perlin if D == 3 => {
+                    kernels::perlin3_at(s, &p[0][g..], &p[1][g..], &p[D - 1][g..], seed)
+                }
                 k => {
                     let mut ax = [Axis::<S>::zero(s); D];
                     for (a, axis) in ax.iter_mut().enumerate() {

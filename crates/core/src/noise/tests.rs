@@ -133,6 +133,90 @@ fn every_level_equals_scalar_bit_for_bit() {
     }
 }
 
+/// Vectors whose lanes share a cell take the uniform path (the corner
+/// hashes once, in scalar); vectors where one lane is a cell over, or where
+/// lanes share the low half of the i64 cell but not the high one, must
+/// not. Every level equals scalar either way, beside the halves' wraps.
+#[test]
+fn lanes_sharing_a_cell_equal_scalar() {
+    let two32 = (1u64 << 32) as f64;
+    let bases = [
+        0.0,
+        -1.0,
+        5.0,
+        two32 - 1.0,
+        two32,
+        -two32,
+        -two32 - 1.0,
+        3.0 * two32 * 1024.0,
+    ];
+    let mut rng = Pcg32::new(3, 3);
+    let mut pts: [Vec<f64>; 3] = Default::default();
+    for base in bases {
+        // Tiny clusters stay in one cell after simplex's skew too; placed
+        // near each of a simplex cell's corners, every corner's hash counts.
+        let (p, q) = (0.567, -0.133);
+        for (offset, spread) in [
+            ([0.0005; 3], 0.999),
+            ([0.3; 3], 0.01),
+            ([p, p, q], 0.01),
+            ([p, q, p], 0.01),
+            ([q, p, p], 0.01),
+            ([p, q, q], 0.01),
+            ([q, q, p], 0.01),
+        ] {
+            // 0: one cell; 1..=3: lane 7 a cell over on axis p − 1;
+            // 4: odd lanes 2^32 cells over on x (same low half).
+            for pattern in 0..5 {
+                for lane in 0..16 {
+                    for (a, axis) in pts.iter_mut().enumerate() {
+                        let mut v = base + offset[a] + rng.next_f64() * spread;
+                        if pattern == a + 1 && lane == 7 {
+                            v += 1.0;
+                        }
+                        if pattern == 4 && a == 0 && lane % 2 == 1 {
+                            v += two32;
+                        }
+                        axis.push(v);
+                    }
+                }
+            }
+        }
+    }
+    let len = pts[0].len();
+    for kernel in KERNELS {
+        for (fractal, octaves) in [(Fractal::None, 1), (Fractal::Fbm, 3)] {
+            let n = Noise::new(NoiseParams {
+                kernel,
+                fractal,
+                octaves,
+                frequency: 1.0,
+                seed: 77,
+                ..NoiseParams::default()
+            })
+            .unwrap();
+            let (mut want2, mut want3) = (vec![0.0; len], vec![0.0; len]);
+            n.fill_points2_with(Level::Scalar, &pts[0], &pts[1], &mut want2);
+            n.fill_points3_with(Level::Scalar, &pts[0], &pts[1], &pts[2], &mut want3);
+            for level in levels_tested_and_lacked().0 {
+                let mut got = vec![0.0; len];
+                n.fill_points2_with(level, &pts[0], &pts[1], &mut got);
+                assert_eq!(
+                    bits(&got),
+                    bits(&want2),
+                    "{level:?} 2D {kernel:?} {fractal:?}"
+                );
+                n.fill_points3_with(level, &pts[0], &pts[1], &pts[2], &mut got);
+                assert_eq!(
+                    bits(&got),
+                    bits(&want3),
+                    "{level:?} 3D {kernel:?} {fractal:?}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn grids_equal_point_queries() {
     // Rows of a whole number of vectors take the row path (x from its

@@ -7,109 +7,15 @@
 //! equal points bit for bit.
 
 use super::super::kernels::{self, Axis};
-use super::super::lattice::axis_triple;
-use super::super::simd::{Simd, scalar::Scalar};
+use super::super::simd::Simd;
 use super::{
     BLOCK, Job, OctaveSource, Scratch, block, clamp_coord, is_separable, octaves, separable,
     unswitch_kernel,
 };
 use crate::noise::{Kernel, Noise, Octave};
 
-/// Entries past the end of each table: one vector of the widest level.
-const PAD: usize = 16;
-
-/// One axis of the grid at one octave: per index along the axis, the
-/// fraction in the cell and the axis hashes of cells −1, 0, +1.
-struct AxisTable {
-    f: Vec<f32>,
-    h: [Vec<u32>; 3],
-}
-
-impl AxisTable {
-    /// Inlined into each level's entry point, so the scalar split's floor
-    /// is that level's rounding instruction, not a library call.
-    #[inline(always)]
-    fn new(origin: f64, step: f64, n: usize, frequency: f64, axis: usize) -> Self {
-        let mut t = AxisTable {
-            f: vec![0.0; n],
-            h: std::array::from_fn(|_| vec![0; n]),
-        };
-        for i in 0..n {
-            let v = clamp_coord((origin + i as f64 * step) * frequency);
-            let (f, lo, hi) = Scalar.split(&[v]);
-            let [h0, h1, h2] = axis_triple(Scalar, lo, hi, axis);
-            t.f[i] = f;
-            t.h[0][i] = h0;
-            t.h[1][i] = h1;
-            t.h[2][i] = h2;
-        }
-        // Repeat the axis after its end (index `i % n`) for a block and a
-        // vector of the widest level, so the row paths load whole vectors
-        // past a row's end (the next row's x; those lanes either belong to
-        // the next row or are dropped).
-        repeat(&mut t.f, n + BLOCK + PAD);
-        for col in &mut t.h {
-            repeat(col, n + BLOCK + PAD);
-        }
-        t
-    }
-
-    /// Entry `i`, broadcast.
-    #[inline(always)]
-    fn splat<S: Simd>(&self, s: S, i: usize) -> Axis<S> {
-        Axis {
-            f: s.splat(self.f[i]),
-            h: [
-                s.splat_i(self.h[0][i]),
-                s.splat_i(self.h[1][i]),
-                s.splat_i(self.h[2][i]),
-            ],
-        }
-    }
-
-    /// Entries `i..i + len` as vectors of `lanes` (`len` a multiple of it):
-    /// one bounds check per call, none per vector.
-    #[inline(always)]
-    fn vectors(
-        &self,
-        i: usize,
-        len: usize,
-        lanes: usize,
-    ) -> impl Iterator<Item = (&[f32], [&[u32]; 3])> {
-        let r = i..i + len;
-        self.f[r.clone()]
-            .chunks_exact(lanes)
-            .zip(self.h[0][r.clone()].chunks_exact(lanes))
-            .zip(self.h[1][r.clone()].chunks_exact(lanes))
-            .zip(self.h[2][r].chunks_exact(lanes))
-            .map(|(((f, a), b), c)| (f, [a, b, c]))
-    }
-
-    /// Entries `i..i + LANES`.
-    #[inline(always)]
-    fn load<S: Simd>(&self, s: S, i: usize) -> Axis<S> {
-        Axis {
-            f: s.load(&self.f[i..]),
-            h: [
-                s.load_i(&self.h[0][i..]),
-                s.load_i(&self.h[1][i..]),
-                s.load_i(&self.h[2][i..]),
-            ],
-        }
-    }
-}
-
-/// Extends `v` to `len` entries by repeating it (entry `i` is `v[i % n]`).
-fn repeat<T: Copy>(v: &mut Vec<T>, len: usize) {
-    let n = v.len();
-    if n == 0 {
-        return;
-    }
-    while v.len() < len {
-        let more = (len - v.len()).min(n);
-        v.extend_from_within(..more);
-    }
-}
+mod table;
+use table::{AxisTable, PAD, perlin3_run, repeat};
 
 /// One axis of the grid at one octave, scaled and clamped per index:
 /// `clamp((origin + i·step) · frequency)`, the value the per-position path
@@ -470,8 +376,12 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRow<'_, S, D> {
             for a in 1..D {
                 ax[a] = t[a].splat(s, self.idx[a]);
             }
-            let out = value[..padded].chunks_exact_mut(S::LANES);
-            for (o, (f, h)) in out.zip(t[0].vectors(self.i0, padded, S::LANES)) {
+            let out = &mut value[..padded];
+            if perlin3_run(s, kernel, t, self.idx, &ax, self.i0, out, oct.seed) {
+                return;
+            }
+            let out = out.chunks_exact_mut(S::LANES);
+            for (o, (f, h, _)) in out.zip(t[0].vectors(self.i0, padded, S::LANES)) {
                 ax[0] = Axis {
                     f: s.load(f),
                     h: [s.load_i(h[0]), s.load_i(h[1]), s.load_i(h[2])],
@@ -617,13 +527,16 @@ impl<S: Simd, const D: usize> FromRuns<'_, S, D> {
                 ax[a] = t[a].splat(s, idx[a]);
             }
             let inside = ((nx - idx[0]) / S::LANES * S::LANES).min(padded - g);
-            let out = value[g..g + inside].chunks_exact_mut(S::LANES);
-            for (o, (f, h)) in out.zip(t[0].vectors(x0 + g, inside, S::LANES)) {
-                ax[0] = Axis {
-                    f: s.load(f),
-                    h: [s.load_i(h[0]), s.load_i(h[1]), s.load_i(h[2])],
-                };
-                s.store(separable(s, kernel, ax, oct.seed), o);
+            let out = &mut value[g..g + inside];
+            if !perlin3_run(s, kernel, t, idx, &ax, x0 + g, out, oct.seed) {
+                let out = out.chunks_exact_mut(S::LANES);
+                for (o, (f, h, _)) in out.zip(t[0].vectors(x0 + g, inside, S::LANES)) {
+                    ax[0] = Axis {
+                        f: s.load(f),
+                        h: [s.load_i(h[0]), s.load_i(h[1]), s.load_i(h[2])],
+                    };
+                    s.store(separable(s, kernel, ax, oct.seed), o);
+                }
             }
             g += inside;
             idx[0] += inside;

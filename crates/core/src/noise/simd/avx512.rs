@@ -130,6 +130,13 @@ impl Simd for Avx512 {
         unsafe { _mm512_mask_blend_epi32(m, b, a) }
     }
     #[inline(always)]
+    fn uniform_i(self, a: __m512i) -> Option<u32> {
+        unsafe {
+            let v = _mm_cvtsi128_si32(_mm512_castsi512_si128(a));
+            (_mm512_cmpeq_epi32_mask(a, _mm512_set1_epi32(v)) == 0xffff).then_some(v as u32)
+        }
+    }
+    #[inline(always)]
     fn split(self, src: &[f64]) -> (__m512, __m512i, __m512i) {
         assert!(src.len() >= 16);
         unsafe {
@@ -144,11 +151,19 @@ impl Simd for Avx512 {
                 _mm512_castpd256_pd512(frac_a),
                 frac_b,
             ));
+            let join =
+                |x: __m256i, y: __m256i| _mm512_inserti64x4::<1>(_mm512_castsi256_si512(x), y);
+            // Cells inside i32 (planets, caves and maps stay far inside it,
+            // even at their finest octaves) convert in one instruction, and
+            // the high half is the sign. A cell outside converts to i32::MIN, as does −2^31
+            // itself; those take the exact 64-bit route below.
+            let lo = join(_mm512_cvtpd_epi32(fa), _mm512_cvtpd_epi32(fb));
+            if _mm512_cmpeq_epi32_mask(lo, _mm512_set1_epi32(i32::MIN)) == 0 {
+                return (frac, lo, _mm512_srai_epi32::<31>(lo));
+            }
             let magic = _mm512_set1_pd(MAGIC);
             let ia = _mm512_castpd_si512(_mm512_add_pd(fa, magic));
             let ib = _mm512_castpd_si512(_mm512_add_pd(fb, magic));
-            let join =
-                |x: __m256i, y: __m256i| _mm512_inserti64x4::<1>(_mm512_castsi256_si512(x), y);
             let lo = join(_mm512_cvtepi64_epi32(ia), _mm512_cvtepi64_epi32(ib));
             let hi = join(
                 _mm512_cvtepi64_epi32(_mm512_srli_epi64::<32>(ia)),

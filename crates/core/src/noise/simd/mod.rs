@@ -207,6 +207,17 @@ pub(crate) trait Simd: Copy {
         self.add(xy, self.mul(self.table16(t[2], h), z))
     }
 
+    /// `Some(v)` when every lane holds `v`. A backend may always answer
+    /// `None`: callers use it only to move work whose result is the same in
+    /// every lane from vector to scalar registers. Only AVX-512 answers:
+    /// its 16 lanes of vector work cost more than the scalar work, while
+    /// at 8 lanes (AVX2) the trade measured as a loss for 3D simplex.
+    #[inline(always)]
+    fn uniform_i(self, a: Self::I) -> Option<u32> {
+        let _ = a;
+        None
+    }
+
     /// Splits `LANES` f64 values into `floor(x)` as the low and high halves
     /// of an i64 and the fraction `x - floor(x)` rounded to f32. Exact for
     /// `|x| < 2^51`; `src.len() >= LANES`.
