@@ -308,6 +308,38 @@ pub(crate) fn perlin3_row<S: Simd>(s: S, f: [S::F; 3], cell: S::I, g: &[Grad3Tab
     perlin3_blend(s, f, &Tabled { g, at })
 }
 
+/// [`perlin3_row`] for a vector across a row's end: lanes where `m` is set
+/// look their gradients up in the first row's tables, the rest in the
+/// second's.
+#[inline(always)]
+pub(crate) fn perlin3_row_pair<S: Simd>(
+    s: S,
+    f: [S::F; 3],
+    cell: S::I,
+    m: S::M,
+    g: [&[Grad3Table; 4]; 2],
+) -> S::F {
+    let at = [cell, s.add_i(cell, s.splat_i(1))];
+    perlin3_blend(s, f, &TabledPair { g, at, m })
+}
+
+/// Corner gradients looked up per lane in one of two rows' tables.
+struct TabledPair<'a, S: Simd> {
+    g: [&'a [Grad3Table; 4]; 2],
+    at: [S::I; 2],
+    m: S::M,
+}
+
+impl<S: Simd> Corners<S> for TabledPair<'_, S> {
+    #[inline(always)]
+    fn dot3(&self, s: S, i: usize, x: S::F, y: S::F, z: S::F) -> S::F {
+        let (a, b, at) = (&self.g[0][i >> 1], &self.g[1][i >> 1], self.at[i & 1]);
+        let pick = |c: usize| s.select(self.m, s.table16(&a[c], at), s.table16(&b[c], at));
+        let xy = s.add(s.mul(pick(0), x), s.mul(pick(1), y));
+        s.add(xy, s.mul(pick(2), z))
+    }
+}
+
 /// Corner gradients looked up in a row's tables.
 struct Tabled<'a, S: Simd> {
     g: &'a [Grad3Table; 4],

@@ -15,7 +15,7 @@ use super::{
 use crate::noise::{Kernel, Noise, Octave};
 
 mod table;
-use table::{AxisTable, PAD, perlin3_run, repeat};
+use table::{AxisTable, PAD, perlin3_run, repeat, row_grads};
 
 /// One axis of the grid at one octave, scaled and clamped per index:
 /// `clamp((origin + i·step) · frequency)`, the value the per-position path
@@ -377,7 +377,8 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRow<'_, S, D> {
                 ax[a] = t[a].splat(s, self.idx[a]);
             }
             let out = &mut value[..padded];
-            if perlin3_run(s, kernel, t, self.idx, &ax, self.i0, out, oct.seed) {
+            if let Some(rows) = row_grads(s, kernel, t, self.idx, oct.seed) {
+                perlin3_run(s, t, &ax, self.i0, out, &rows);
                 return;
             }
             let out = out.chunks_exact_mut(S::LANES);
@@ -519,6 +520,8 @@ impl<S: Simd, const D: usize> FromRuns<'_, S, D> {
         let mut idx = unravel(self.start, size);
         let x0 = idx[0];
         let mut ax = [Axis::<S>::zero(s); D];
+        // Perlin 3D's gradient tables of the row at `idx`.
+        let mut rows = row_grads(s, kernel, t, idx, oct.seed);
         let mut g = 0;
         while g < padded {
             // The vectors inside this row: the other axes are loop
@@ -528,7 +531,9 @@ impl<S: Simd, const D: usize> FromRuns<'_, S, D> {
             }
             let inside = ((nx - idx[0]) / S::LANES * S::LANES).min(padded - g);
             let out = &mut value[g..g + inside];
-            if !perlin3_run(s, kernel, t, idx, &ax, x0 + g, out, oct.seed) {
+            if let Some(r) = &rows {
+                perlin3_run(s, t, &ax, x0 + g, out, r);
+            } else {
                 let out = out.chunks_exact_mut(S::LANES);
                 for (o, (f, h, _)) in out.zip(t[0].vectors(x0 + g, inside, S::LANES)) {
                     ax[0] = Axis {
@@ -549,8 +554,10 @@ impl<S: Simd, const D: usize> FromRuns<'_, S, D> {
             let mut next = idx;
             advance(&mut next, size, left);
             ax[0] = t[0].load(s, x0 + g);
+            let mut next_rows = None;
             // Past the grid's last row the lanes are padding: dropped.
             if next[D - 1] < size[D - 1] {
+                next_rows = row_grads(s, kernel, t, next, oct.seed);
                 let m = s.lt(iota, s.splat(left as f32));
                 for a in 1..D {
                     let b = t[a].splat(s, next[a]);
@@ -564,12 +571,25 @@ impl<S: Simd, const D: usize> FromRuns<'_, S, D> {
                         ],
                     };
                 }
+                if let (Some(a), Some(b)) = (&rows, &next_rows) {
+                    // Each lane looks its gradients up in its own row's tables.
+                    let f = [ax[0].f, ax[1].f, ax[D - 1].f];
+                    let cell = s.load_i(&t[0].rel[x0 + g..]);
+                    let v = kernels::perlin3_row_pair(s, f, cell, m, [&a.g, &b.g]);
+                    s.store(v, &mut value[g..]);
+                    g += S::LANES;
+                    idx = next;
+                    idx[0] = S::LANES - left;
+                    rows = next_rows;
+                    continue;
+                }
             }
             s.store(separable(s, kernel, ax, oct.seed), &mut value[g..]);
             g += S::LANES;
             // On into the next row (a row holds a vector, so one end at most).
             idx = next;
             idx[0] = S::LANES - left;
+            rows = next_rows;
         }
     }
 }

@@ -169,37 +169,46 @@ impl RowGrads {
     }
 }
 
-/// Perlin 3D along a run of one row (`out`, from x index `i0`; `ax` holds
-/// the row's y and z broadcast) through the row's gradient tables: true
-/// when it did, false when the kernel is another or x's cells do not fit
-/// one table (the caller then hashes per sample).
-#[allow(clippy::too_many_arguments)] // the row's tables, position and output
+/// The gradient tables of the row at `idx` (its y and z), when the kernel
+/// is Perlin 3D and x's cells fit one table.
 #[inline(always)]
-pub(super) fn perlin3_run<S: Simd, const D: usize>(
+pub(super) fn row_grads<S: Simd, const D: usize>(
     s: S,
     kernel: Kernel,
     t: &[AxisTable; D],
     idx: [usize; D],
+    seed: u32,
+) -> Option<RowGrads> {
+    if D != 3 || !matches!(kernel, Kernel::Perlin) {
+        return None;
+    }
+    let cells = t[0].cells.as_ref()?;
+    Some(RowGrads::new(
+        s,
+        cells,
+        &t[1],
+        idx[1],
+        &t[D - 1],
+        idx[D - 1],
+        seed,
+    ))
+}
+
+/// Perlin 3D along a run of one row (`out`, from x index `i0`; `ax` holds
+/// the row's y and z broadcast) through the row's gradient tables.
+#[inline(always)]
+pub(super) fn perlin3_run<S: Simd, const D: usize>(
+    s: S,
+    t: &[AxisTable; D],
     ax: &[Axis<S>; D],
     i0: usize,
     out: &mut [f32],
-    seed: u32,
-) -> bool {
-    if D != 3 || !matches!(kernel, Kernel::Perlin) {
-        return false;
-    }
-    let Some(cells) = &t[0].cells else {
-        return false;
-    };
-    if out.is_empty() {
-        return true;
-    }
-    let rows = RowGrads::new(s, cells, &t[1], idx[1], &t[D - 1], idx[D - 1], seed);
+    rows: &RowGrads,
+) {
     let (fy, fz) = (ax[1].f, ax[D - 1].f);
     let xs = t[0].vectors(i0, out.len(), S::LANES);
     for (o, (f, _, rel)) in out.chunks_exact_mut(S::LANES).zip(xs) {
         let v = perlin3_row(s, [s.load(f), fy, fz], s.load_i(rel), &rows.g);
         s.store(v, o);
     }
-    true
 }
