@@ -212,21 +212,21 @@ pub(crate) fn perlin3_at<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u
     if let Some(c) = uniform_corners3(s, [(xl, xh), (yl, yh), (zl, zh)], seed) {
         return perlin3_blend(s, [fx, fy, fz], &Broadcast(c));
     }
-    let sd = seeds(s, seed);
-    let (hx0, hx1) = axis_pair(s, xl, xh, 0);
-    let (hy0, hy1) = axis_pair(s, yl, yh, 1);
-    let (hz0, hz1) = axis_pair(s, zl, zh, 2);
-    let corners = [
-        combine3(s, hx0, hy0, hz0, sd),
-        combine3(s, hx1, hy0, hz0, sd),
-        combine3(s, hx0, hy1, hz0, sd),
-        combine3(s, hx1, hy1, hz0, sd),
-        combine3(s, hx0, hy0, hz1, sd),
-        combine3(s, hx1, hy0, hz1, sd),
-        combine3(s, hx0, hy1, hz1, sd),
-        combine3(s, hx1, hy1, hz1, sd),
-    ];
-    perlin3_blend(s, [fx, fy, fz], &PerLane::<S>(corners))
+    // The cell before (`axis_triple`'s first hash) is unused by Perlin and
+    // folds away.
+    let x = Axis {
+        f: fx,
+        h: axis_triple(s, xl, xh, 0),
+    };
+    let y = Axis {
+        f: fy,
+        h: axis_triple(s, yl, yh, 1),
+    };
+    let z = Axis {
+        f: fz,
+        h: axis_triple(s, zl, zh, 2),
+    };
+    perlin3(s, [x, y, z], seed)
 }
 
 /// A cell's corner hashes (indexed `bx | by << 1 | bz << 2`), as the
