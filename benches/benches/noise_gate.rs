@@ -5,7 +5,7 @@
 //! medians taken minutes apart. Arguments: `--reps N` (default 25).
 
 use fastnoise_lite::{FastNoiseLite, FractalType, NoiseType};
-use mangekyo_core::noise::{Fractal, Grid2, Grid3, Kernel, Noise, NoiseParams};
+use mangekyo_core::noise::{Fractal, Grid2, Grid3, Kernel, Level, Noise, NoiseParams};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -80,6 +80,19 @@ fn main() {
         .position(|a| a == "--reps")
         .and_then(|i| args.get(i + 1)?.parse().ok())
         .unwrap_or(25usize);
+    // `--level NAME` (scalar, sse2, avx2, avx512…) times ours at that
+    // level instead of the best the CPU has.
+    let level = match args.iter().position(|a| a == "--level") {
+        Some(i) => {
+            let name = args.get(i + 1).map_or("", String::as_str);
+            let level: Level = serde_json::from_value(serde_json::Value::from(name))
+                .unwrap_or_else(|_| panic!("--level: no level named {name:?}"));
+            assert!(level.is_supported(), "--level: {name} is not supported here");
+            level
+        }
+        None => Level::best(),
+    };
+    println!("ours at {level:?}");
     let g2 = Grid2 {
         origin: [0.0, 0.0],
         step: [0.01, 0.01],
@@ -123,9 +136,9 @@ fn main() {
         for _ in 0..reps {
             a = a.min(best(1, || {
                 if dims == 2 {
-                    ours.fill2(black_box(&g2), &mut out)
+                    ours.fill2_with(level, black_box(&g2), &mut out)
                 } else {
-                    ours.fill3(black_box(&g3), &mut out)
+                    ours.fill3_with(level, black_box(&g3), &mut out)
                 }
             }));
             b = b.min(best(1, || {

@@ -334,10 +334,20 @@ impl<S: Simd> Corners<S> for TabledPair<'_, S> {
     #[inline(always)]
     fn dot3(&self, s: S, i: usize, x: S::F, y: S::F, z: S::F) -> S::F {
         let (a, b, at) = (&self.g[0][i >> 1], &self.g[1][i >> 1], self.at[i & 1]);
-        let pick = |c: usize| s.select(self.m, s.table16(&a[c], at), s.table16(&b[c], at));
-        let xy = s.add(s.mul(pick(0), x), s.mul(pick(1), y));
-        s.add(xy, s.mul(pick(2), z))
+        let xy = s.add(
+            s.mul(pick_row(s, self.m, [&a[0], &b[0]], at), x),
+            s.mul(pick_row(s, self.m, [&a[1], &b[1]], at), y),
+        );
+        s.add(xy, s.mul(pick_row(s, self.m, [&a[2], &b[2]], at), z))
     }
+}
+
+/// `t[0][at]` where `m` is set, else `t[1][at]`, per lane. (A function, not
+/// a closure: closures are compiled without the caller's target features,
+/// and at AVX2 every intrinsic in one became a call.)
+#[inline(always)]
+fn pick_row<S: Simd>(s: S, m: S::M, t: [&[f32; 16]; 2], at: S::I) -> S::F {
+    s.select(m, s.table16(t[0], at), s.table16(t[1], at))
 }
 
 /// Corner gradients looked up in a row's tables.
@@ -426,16 +436,27 @@ fn pick_corner3<S: Simd, const Y_SET: usize>(
     z1: S::M,
 ) -> S::I {
     let (y_set, y_clear) = (2 * Y_SET, 2 - 2 * Y_SET);
-    let c = |i: usize| s.splat_i(c[i]);
     let z = [
-        s.select_i(z1, c(4), c(0)),
-        s.select_i(z1, c(5), c(1)),
-        s.select_i(z1, c(6), c(2)),
-        s.select_i(z1, c(7), c(3)),
+        s.select_i(z1, s.splat_i(c[4]), s.splat_i(c[0])),
+        s.select_i(z1, s.splat_i(c[5]), s.splat_i(c[1])),
+        s.select_i(z1, s.splat_i(c[6]), s.splat_i(c[2])),
+        s.select_i(z1, s.splat_i(c[7]), s.splat_i(c[3])),
     ];
     let x_0 = s.select_i(y, z[y_set], z[y_clear]);
     let x_1 = s.select_i(y, z[1 + y_set], z[1 + y_clear]);
     s.select_i(x0, x_0, x_1)
+}
+
+/// `x² + y²`, in that order.
+#[inline(always)]
+fn norm2<S: Simd>(s: S, x: S::F, y: S::F) -> S::F {
+    s.add(s.mul(x, x), s.mul(y, y))
+}
+
+/// `(x² + y²) + z²`, in that order.
+#[inline(always)]
+fn norm3<S: Simd>(s: S, x: S::F, y: S::F, z: S::F) -> S::F {
+    s.add(norm2(s, x, y), s.mul(z, z))
 }
 
 /// `max(r − d², 0)⁴`: a simplex corner's radial falloff.
@@ -499,10 +520,9 @@ pub(crate) fn simplex2<S: Simd>(s: S, x: &[f64], y: &[f64], seed: u32) -> S::F {
             ]
         }
     };
-    let d2 = |px: S::F, py: S::F| s.add(s.mul(px, px), s.mul(py, py));
-    let n0 = s.mul(falloff(s, 0.5, d2(x0, y0)), g0);
-    let n1 = s.mul(falloff(s, 0.5, d2(x1, y1)), g1);
-    let n2 = s.mul(falloff(s, 0.5, d2(x2, y2)), g2);
+    let n0 = s.mul(falloff(s, 0.5, norm2(s, x0, y0)), g0);
+    let n1 = s.mul(falloff(s, 0.5, norm2(s, x1, y1)), g1);
+    let n2 = s.mul(falloff(s, 0.5, norm2(s, x2, y2)), g2);
     s.mul(s.add(s.add(n0, n1), n2), s.splat(SIMPLEX2_SCALE))
 }
 
@@ -582,12 +602,10 @@ pub(crate) fn simplex3<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u32
             ]
         }
     };
-    let d2 =
-        |px: S::F, py: S::F, pz: S::F| s.add(s.add(s.mul(px, px), s.mul(py, py)), s.mul(pz, pz));
-    let n0 = s.mul(falloff(s, 0.6, d2(x0, y0, z0)), g0);
-    let n1 = s.mul(falloff(s, 0.6, d2(x1, y1, z1)), g1);
-    let n2 = s.mul(falloff(s, 0.6, d2(x2, y2, z2)), g2);
-    let n3 = s.mul(falloff(s, 0.6, d2(x3, y3, z3)), g3);
+    let n0 = s.mul(falloff(s, 0.6, norm3(s, x0, y0, z0)), g0);
+    let n1 = s.mul(falloff(s, 0.6, norm3(s, x1, y1, z1)), g1);
+    let n2 = s.mul(falloff(s, 0.6, norm3(s, x2, y2, z2)), g2);
+    let n3 = s.mul(falloff(s, 0.6, norm3(s, x3, y3, z3)), g3);
     s.mul(s.add(s.add(s.add(n0, n1), n2), n3), s.splat(SIMPLEX3_SCALE))
 }
 

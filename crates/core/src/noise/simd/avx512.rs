@@ -90,6 +90,7 @@ impl Simd for Avx512 {
     fn andnot_m(self, a: __mmask16, b: __mmask16) -> __mmask16 {
         !a & b
     }
+    const FAST_TABLE16: bool = true;
     #[inline(always)]
     fn table16(self, t: &[f32; 16], idx: __m512i) -> __m512 {
         // One in-register permute: the index's low 4 bits pick the lane.

@@ -170,7 +170,8 @@ impl RowGrads {
 }
 
 /// The gradient tables of the row at `idx` (its y and z), when the kernel
-/// is Perlin 3D and x's cells fit one table.
+/// is Perlin 3D, x's cells fit one table and the backend's lookups are
+/// cheap ([`Simd::FAST_TABLE16`]).
 #[inline(always)]
 pub(super) fn row_grads<S: Simd, const D: usize>(
     s: S,
@@ -179,7 +180,7 @@ pub(super) fn row_grads<S: Simd, const D: usize>(
     idx: [usize; D],
     seed: u32,
 ) -> Option<RowGrads> {
-    if D != 3 || !matches!(kernel, Kernel::Perlin) {
+    if D != 3 || !matches!(kernel, Kernel::Perlin) || !S::FAST_TABLE16 {
         return None;
     }
     let cells = t[0].cells.as_ref()?;
