@@ -87,7 +87,10 @@ fn main() {
             let name = args.get(i + 1).map_or("", String::as_str);
             let level: Level = serde_json::from_value(serde_json::Value::from(name))
                 .unwrap_or_else(|_| panic!("--level: no level named {name:?}"));
-            assert!(level.is_supported(), "--level: {name} is not supported here");
+            assert!(
+                level.is_supported(),
+                "--level: {name} is not supported here"
+            );
             level
         }
         None => Level::best(),

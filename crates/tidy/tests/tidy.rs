@@ -1,7 +1,8 @@
 //! Source-tree rules: every Rust file says what it holds, no stubs or
 //! skipped tests (no ignore attribute, no early return on an environment variable,
 //! no skip/only in the browser tests), every library denies missing docs, nothing reads the
-//! developers' `shared/` folder, and README's test command is what CI runs.
+//! developers' `shared/` folder, README's test command is what CI runs, and
+//! no closure in the noise kernels calls a lane operation.
 
 use std::path::{Path, PathBuf};
 
@@ -229,4 +230,86 @@ fn readme_test_command_is_what_ci_runs() {
         ci.contains(command),
         ".ci/run must call README's test command `{command}`"
     );
+}
+
+/// The closures in `text` (a `|params|` after `(`, `,` or `=`, outside
+/// macros that take a `|name|` pattern), each as its line number and body:
+/// the rest of the line, or up to the matching brace when it opens one.
+fn closures(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    for (n, line) in lines.iter().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        if code.contains("unswitch_kernel!") {
+            continue;
+        }
+        let b = code.as_bytes();
+        let mut i = 0;
+        while let Some(off) = code[i..].find('|') {
+            let start = i + off;
+            // A closure may open its line, after an `=` or `(` ending the last.
+            let before = match code[..start].trim_end() {
+                "" if n > 0 => lines[n - 1].split("//").next().unwrap_or("").trim_end(),
+                b => b,
+            };
+            let opens = before.ends_with('(') || before.ends_with(',') || before.ends_with('=');
+            let end = code[start + 1..].find('|').map(|e| start + 1 + e);
+            let Some(end) = end.filter(|_| opens && b.get(start + 1) != Some(&b'|')) else {
+                i = start + 1;
+                continue;
+            };
+            let mut body = code[end + 1..].to_string();
+            if body.trim_start().starts_with('{') {
+                let mut depth = 0i32;
+                let rest = std::iter::once(&code[end + 1..]).chain(lines[n + 1..].iter().copied());
+                body.clear();
+                'scan: for l in rest {
+                    for c in l.chars() {
+                        body.push(c);
+                        depth += i32::from(c == '{') - i32::from(c == '}');
+                        if depth == 0 && c == '}' {
+                            break 'scan;
+                        }
+                    }
+                    body.push('\n');
+                }
+            }
+            out.push((n + 1, body));
+            i = end + 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn no_closure_in_a_noise_kernel_calls_a_lane_operation() {
+    // Closures are compiled without the caller's target features: at AVX2
+    // one calling lane operations was outlined and each intrinsic in it
+    // became a call (3D Perlin ran at a sixth of its speed). Kernels use
+    // `#[inline(always)]` functions instead. Flagged: a closure in the
+    // noise module whose body calls a method of the lane token `s`.
+    let dir = root().join("crates/core/src/noise");
+    let mut sources = Vec::new();
+    files(&dir, ".rs", &mut sources);
+    let mut hits = Vec::new();
+    for p in sources.iter().filter(|p| !rel(p).ends_with("tests.rs")) {
+        let text = std::fs::read_to_string(p).unwrap();
+        for (line, body) in closures(&text) {
+            let b = body.as_bytes();
+            let calls = body
+                .match_indices("s.")
+                .any(|(k, _)| k == 0 || !(b[k - 1].is_ascii_alphanumeric() || b[k - 1] == b'_'));
+            if calls {
+                hits.push(format!("{}:{line}", rel(p)));
+            }
+        }
+    }
+    assert!(
+        hits.is_empty(),
+        "closures calling lane operations in the noise kernels (use an #[inline(always)] fn): {hits:#?}"
+    );
+    // The scan itself finds a closure that calls one.
+    let sample = "let d2 = |px: S::F| s.mul(px, px);\nlet v = (0..4).map(|i| {\n    s.splat(i)\n});\nlet d3 =\n    |p: S::F| s.mul(p, p);";
+    assert_eq!(closures(sample).len(), 3);
+    assert!(closures(sample).iter().all(|(_, b)| b.contains("s.")));
 }
