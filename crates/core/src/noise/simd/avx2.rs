@@ -174,6 +174,14 @@ impl Simd for Avx2 {
         }
     }
     #[inline(always)]
+    fn uniform_i(self, a: __m256i) -> Option<u32> {
+        unsafe {
+            let v = _mm256_cvtsi256_si32(a);
+            let eq = _mm256_cmpeq_epi32(a, _mm256_set1_epi32(v));
+            (_mm256_movemask_epi8(eq) == -1).then_some(v as u32)
+        }
+    }
+    #[inline(always)]
     fn split(self, src: &[f64]) -> (__m256, __m256i, __m256i) {
         assert!(src.len() >= 8);
         unsafe {

@@ -215,9 +215,9 @@ pub(crate) trait Simd: Copy {
 
     /// `Some(v)` when every lane holds `v`. A backend may always answer
     /// `None`: callers use it only to move work whose result is the same in
-    /// every lane from vector to scalar registers. Only AVX-512 answers:
-    /// its 16 lanes of vector work cost more than the scalar work, while
-    /// at 8 lanes (AVX2) the trade measured as a loss for 3D simplex.
+    /// every lane from vector to scalar registers. AVX-512 and AVX2 answer
+    /// (see `kernels::simplex_picks_pay` for where AVX2's answer is not
+    /// asked). The 4-lane levels do not: there it is unmeasured.
     #[inline(always)]
     fn uniform_i(self, a: Self::I) -> Option<u32> {
         let _ = a;
