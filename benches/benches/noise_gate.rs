@@ -2,7 +2,9 @@
 //! rep by rep in one process: on a shared machine the minimum of many
 //! short runs is the uncontended time, and interleaving exposes both
 //! sides to the same load, so the ratio is steadier than two criterion
-//! medians taken minutes apart. Arguments: `--reps N` (default 25).
+//! medians taken minutes apart. Arguments: `--reps N` (default 25),
+//! `--level NAME` (ours at that level instead of the best), `--only TEXT`
+//! (the rows whose name contains it).
 
 use fastnoise_lite::{FastNoiseLite, FractalType, NoiseType};
 use mangekyo_core::noise::{Fractal, Grid2, Grid3, Kernel, Level, Noise, NoiseParams};
@@ -96,6 +98,12 @@ fn main() {
         None => Level::best(),
     };
     println!("ours at {level:?}");
+    // `--only TEXT` runs the rows whose name contains it (for profiling).
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map_or("", String::as_str);
     let g2 = Grid2 {
         origin: [0.0, 0.0],
         step: [0.01, 0.01],
@@ -111,6 +119,9 @@ fn main() {
         "workload", "ours M/s", "fnl M/s", "x fnl", "gate"
     );
     for (name, kernel, fnl_type, octaves, dims, fn2) in ROWS {
+        if !name.contains(only) {
+            continue;
+        }
         let ours = Noise::new(NoiseParams {
             kernel,
             fractal: if octaves > 1 {
