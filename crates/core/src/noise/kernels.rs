@@ -148,18 +148,35 @@ pub(crate) fn value2<S: Simd>(s: S, [x, y]: [Axis<S>; 2], seed: u32) -> S::F {
     lerp(s, lerp(s, v00, v10, u), lerp(s, v01, v11, u), v)
 }
 
-/// Gradient (Perlin) noise in 2D.
+/// Gradient (Perlin) noise in 2D. When every lane has the same axis
+/// hashes (the lanes share a cell), the corner hashes are computed once in
+/// scalar ([`uniform_hashes`]) and the gradients broadcast.
 #[inline(always)]
 pub(crate) fn perlin2<S: Simd>(s: S, [x, y]: [Axis<S>; 2], seed: u32) -> S::F {
-    let sd = seeds(s, seed);
-    let ([_, hx0, hx1], [_, hy0, hy1]) = (x.h, y.h);
     let (fx, fy) = (x.f, y.f);
     let one = s.splat(1.0);
     let (x1, y1) = (s.sub(fx, one), s.sub(fy, one));
-    let n00 = grad2(s, combine2(s, hx0, hy0, sd), fx, fy);
-    let n10 = grad2(s, combine2(s, hx1, hy0, sd), x1, fy);
-    let n01 = grad2(s, combine2(s, hx0, hy1, sd), fx, y1);
-    let n11 = grad2(s, combine2(s, hx1, hy1, sd), x1, y1);
+    let [n00, n10, n01, n11] = match uniform_hashes(s, [&x.h, &y.h]) {
+        Some([hx, hy]) => {
+            let c = |bx: usize, by: usize| hash::combine2(hx[bx], hy[by], seed);
+            [
+                known_grad2(s, c(0, 0), fx, fy),
+                known_grad2(s, c(1, 0), x1, fy),
+                known_grad2(s, c(0, 1), fx, y1),
+                known_grad2(s, c(1, 1), x1, y1),
+            ]
+        }
+        None => {
+            let sd = seeds(s, seed);
+            let ([_, hx0, hx1], [_, hy0, hy1]) = (x.h, y.h);
+            [
+                grad2(s, combine2(s, hx0, hy0, sd), fx, fy),
+                grad2(s, combine2(s, hx1, hy0, sd), x1, fy),
+                grad2(s, combine2(s, hx0, hy1, sd), fx, y1),
+                grad2(s, combine2(s, hx1, hy1, sd), x1, y1),
+            ]
+        }
+    };
     let u = fade(s, fx);
     let v = fade(s, fy);
     lerp(s, lerp(s, n00, n10, u), lerp(s, n01, n11, u), v)
@@ -182,9 +199,35 @@ pub(crate) fn value3<S: Simd>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F 
     lerp(s, planes[0], planes[1], w)
 }
 
-/// Gradient (improved Perlin) noise in 3D.
+/// Gradient (improved Perlin) noise in 3D; like [`perlin2`], lanes with
+/// the same axis hashes share their corner hashes, computed once.
 #[inline(always)]
 pub(crate) fn perlin3<S: Simd>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F {
+    if let Some([hx, hy, hz]) = uniform_hashes(s, [&x.h, &y.h, &z.h]) {
+        // Scalar work, so a closure and array::from_fn are fine here.
+        let c =
+            std::array::from_fn(|i| hash::combine3(hx[i & 1], hy[(i >> 1) & 1], hz[i >> 2], seed));
+        return perlin3_blend(s, [x.f, y.f, z.f], &Broadcast(c));
+    }
+    perlin3_lanes(s, [x, y, z], seed)
+}
+
+/// The axis hashes of each axis's cell and the next (`Axis::h[1..]`) when
+/// every lane holds the same ones: then every lane computes the same
+/// corner hashes (whether the lanes share the cell or their hashes merely
+/// collide), so they can be computed once.
+#[inline(always)]
+fn uniform_hashes<S: Simd, const D: usize>(s: S, h: [&[S::I; 3]; D]) -> Option<[[u32; 2]; D]> {
+    let mut out = [[0; 2]; D];
+    for (o, h) in out.iter_mut().zip(h) {
+        *o = [s.uniform_i(h[1])?, s.uniform_i(h[2])?];
+    }
+    Some(out)
+}
+
+/// [`perlin3`] with each lane's own corner hashes.
+#[inline(always)]
+fn perlin3_lanes<S: Simd>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F {
     let sd = seeds(s, seed);
     let ([_, hx0, hx1], [_, hy0, hy1], [_, hz0, hz1]) = (x.h, y.h, z.h);
     // No closures here or below: they would be compiled without the
@@ -226,7 +269,7 @@ pub(crate) fn perlin3_at<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u
         f: fz,
         h: axis_triple(s, zl, zh, 2),
     };
-    perlin3(s, [x, y, z], seed)
+    perlin3_lanes(s, [x, y, z], seed)
 }
 
 /// A cell's corner hashes (indexed `bx | by << 1 | bz << 2`), as the
