@@ -9,7 +9,13 @@
 use super::CellularReturn;
 use super::lattice::{axis_pair, axis_triple, combine2, combine3, fade, fmix32, hash_value, lerp};
 use super::simd::Simd;
-use crate::hash;
+
+mod uniform;
+
+use uniform::{
+    Broadcast, corners2, corners3, known_grad2, known_grad3, pick_corner3, simplex_picks_pay,
+    uniform_corners2, uniform_corners3, uniform_hashes,
+};
 
 /// √2 in f32: axis-aligned 2D gradients get the length of the diagonal ones.
 const SQRT2: f32 = std::f32::consts::SQRT_2;
@@ -158,12 +164,12 @@ pub(crate) fn perlin2<S: Simd>(s: S, [x, y]: [Axis<S>; 2], seed: u32) -> S::F {
     let (x1, y1) = (s.sub(fx, one), s.sub(fy, one));
     let [n00, n10, n01, n11] = match uniform_hashes(s, [&x.h, &y.h]) {
         Some([hx, hy]) => {
-            let c = |bx: usize, by: usize| hash::combine2(hx[bx], hy[by], seed);
+            let c = corners2(hx, hy, seed);
             [
-                known_grad2(s, c(0, 0), fx, fy),
-                known_grad2(s, c(1, 0), x1, fy),
-                known_grad2(s, c(0, 1), fx, y1),
-                known_grad2(s, c(1, 1), x1, y1),
+                known_grad2(s, c[0], fx, fy),
+                known_grad2(s, c[1], x1, fy),
+                known_grad2(s, c[2], fx, y1),
+                known_grad2(s, c[3], x1, y1),
             ]
         }
         None => {
@@ -204,25 +210,10 @@ pub(crate) fn value3<S: Simd>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F 
 #[inline(always)]
 pub(crate) fn perlin3<S: Simd>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F {
     if let Some([hx, hy, hz]) = uniform_hashes(s, [&x.h, &y.h, &z.h]) {
-        // Scalar work, so a closure and array::from_fn are fine here.
-        let c =
-            std::array::from_fn(|i| hash::combine3(hx[i & 1], hy[(i >> 1) & 1], hz[i >> 2], seed));
+        let c = corners3(hx, hy, hz, seed);
         return perlin3_blend(s, [x.f, y.f, z.f], &Broadcast(c));
     }
     perlin3_lanes(s, [x, y, z], seed)
-}
-
-/// The axis hashes of each axis's cell and the next (`Axis::h[1..]`) when
-/// every lane holds the same ones: then every lane computes the same
-/// corner hashes (whether the lanes share the cell or their hashes merely
-/// collide), so they can be computed once.
-#[inline(always)]
-fn uniform_hashes<S: Simd, const D: usize>(s: S, h: [&[S::I; 3]; D]) -> Option<[[u32; 2]; D]> {
-    let mut out = [[0; 2]; D];
-    for (o, h) in out.iter_mut().zip(h) {
-        *o = [s.uniform_i(h[1])?, s.uniform_i(h[2])?];
-    }
-    Some(out)
 }
 
 /// [`perlin3`] with each lane's own corner hashes.
@@ -286,34 +277,6 @@ impl<S: Simd> Corners<S> for PerLane<S> {
     fn dot3(&self, s: S, i: usize, x: S::F, y: S::F, z: S::F) -> S::F {
         grad3(s, self.0[i], x, y, z)
     }
-}
-
-/// Corner hashes every lane shares ([`uniform_corners3`]).
-struct Broadcast([u32; 8]);
-
-impl<S: Simd> Corners<S> for Broadcast {
-    #[inline(always)]
-    fn dot3(&self, s: S, i: usize, x: S::F, y: S::F, z: S::F) -> S::F {
-        known_grad3(s, self.0[i], x, y, z)
-    }
-}
-
-/// [`grad3`] for a hash every lane shares: the gradient's components are
-/// broadcast instead of looked up per lane, and the dot product is the
-/// table formula's, so the same bits ([`Simd::grad3`] allows only an exact
-/// zero's sign to differ between backends).
-#[inline(always)]
-fn known_grad3<S: Simd>(s: S, h: u32, x: S::F, y: S::F, z: S::F) -> S::F {
-    let i = (h & 15) as usize;
-    let xy = s.add(s.mul(s.splat(GRAD3_X[i]), x), s.mul(s.splat(GRAD3_Y[i]), y));
-    s.add(xy, s.mul(s.splat(GRAD3_Z[i]), z))
-}
-
-/// [`grad2`] for a hash every lane shares (see [`known_grad3`]).
-#[inline(always)]
-fn known_grad2<S: Simd>(s: S, h: u32, x: S::F, y: S::F) -> S::F {
-    let i = (h & 15) as usize;
-    s.add(s.mul(s.splat(GRAD2_X[i]), x), s.mul(s.splat(GRAD2_Y[i]), y))
 }
 
 /// Gradient components (x, y, z) of up to 16 cells, for [`Simd::table16`].
@@ -428,75 +391,6 @@ fn perlin3_blend<S: Simd>(s: S, [fx, fy, fz]: [S::F; 3], c: &impl Corners<S>) ->
         *plane = lerp(s, lerp(s, n00, n10, u), lerp(s, n01, n11, u), v);
     }
     s.mul(lerp(s, planes[0], planes[1], w), s.splat(PERLIN3_SCALE))
-}
-
-/// The i64 cell of every lane when all lanes share it.
-#[inline(always)]
-fn uniform_cell<S: Simd>(s: S, (lo, hi): (S::I, S::I)) -> Option<i64> {
-    let lo = s.uniform_i(lo)?;
-    let hi = s.uniform_i(hi)?;
-    Some((u64::from(hi) << 32 | u64::from(lo)) as i64)
-}
-
-/// When every lane lies in one 2D cell (usual for octaves much coarser
-/// than the sample spacing), its four corner hashes, indexed
-/// `bx | by << 1`, computed once in scalar: the values every lane would
-/// compute, without the vector work.
-#[inline(always)]
-fn uniform_corners2<S: Simd>(s: S, cells: [(S::I, S::I); 2], seed: u32) -> Option<[u32; 4]> {
-    let cx = uniform_cell(s, cells[0])?;
-    let cy = uniform_cell(s, cells[1])?;
-    let hx = [hash::axis_hash(cx, 0), hash::axis_hash(cx + 1, 0)];
-    let hy = [hash::axis_hash(cy, 1), hash::axis_hash(cy + 1, 1)];
-    let c = |bx: usize, by: usize| hash::combine2(hx[bx], hy[by], seed);
-    Some([c(0, 0), c(1, 0), c(0, 1), c(1, 1)])
-}
-
-/// Whether simplex takes the uniform-cell path: at 16 lanes only. At 8
-/// (AVX2) the check and the per-lane corner picks measured as a loss (3D
-/// simplex +6 %, 3D fBm3 simplex +12 %), while Perlin, which picks
-/// nothing, gains there too.
-#[inline(always)]
-fn simplex_picks_pay<S: Simd>() -> bool {
-    S::LANES >= 16
-}
-
-/// [`uniform_corners2`] in 3D: eight corners, indexed `bx | by << 1 | bz << 2`.
-#[inline(always)]
-fn uniform_corners3<S: Simd>(s: S, cells: [(S::I, S::I); 3], seed: u32) -> Option<[u32; 8]> {
-    let cx = uniform_cell(s, cells[0])?;
-    let cy = uniform_cell(s, cells[1])?;
-    let cz = uniform_cell(s, cells[2])?;
-    let hx = [hash::axis_hash(cx, 0), hash::axis_hash(cx + 1, 0)];
-    let hy = [hash::axis_hash(cy, 1), hash::axis_hash(cy + 1, 1)];
-    let hz = [hash::axis_hash(cz, 2), hash::axis_hash(cz + 1, 2)];
-    // Scalar work, so a closure and array::from_fn are fine here.
-    Some(std::array::from_fn(|i| {
-        hash::combine3(hx[i & 1], hy[(i >> 1) & 1], hz[i >> 2], seed)
-    }))
-}
-
-/// The corner hash `c[bx | by << 1 | bz << 2]` per lane, each bit chosen by
-/// a mask: bx is 0 where `x0` is set, by is `Y_SET` where `y` is set, bz is
-/// 1 where `z1` is set (the polarities of the simplex step masks).
-#[inline(always)]
-fn pick_corner3<S: Simd, const Y_SET: usize>(
-    s: S,
-    c: &[u32; 8],
-    x0: S::M,
-    y: S::M,
-    z1: S::M,
-) -> S::I {
-    let (y_set, y_clear) = (2 * Y_SET, 2 - 2 * Y_SET);
-    let z = [
-        s.select_i(z1, s.splat_i(c[4]), s.splat_i(c[0])),
-        s.select_i(z1, s.splat_i(c[5]), s.splat_i(c[1])),
-        s.select_i(z1, s.splat_i(c[6]), s.splat_i(c[2])),
-        s.select_i(z1, s.splat_i(c[7]), s.splat_i(c[3])),
-    ];
-    let x_0 = s.select_i(y, z[y_set], z[y_clear]);
-    let x_1 = s.select_i(y, z[1 + y_set], z[1 + y_clear]);
-    s.select_i(x0, x_0, x_1)
 }
 
 /// `x² + y²`, in that order.
