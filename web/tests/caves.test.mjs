@@ -132,6 +132,17 @@ test('flying down into the ground stops at it, and the path stays in air', async
   });
   assert.ok(column, 'plain ground lies near the drone');
   await page.evaluate(([x, y, z]) => window.mangekyo.api.teleport(x, y, z), column);
+  // Space with no chunk loaded counts as rock (the drone never flies into the
+  // unknown), so on a slow machine it would stop at a chunk still on its way
+  // and then fall on once it lands: wait for every chunk on the way down.
+  await waitFor(page, ([x, y, z]) => {
+    const api = window.mangekyo.api;
+    const [cx, cz] = [Math.floor(x / 32), Math.floor(z / 32)];
+    for (let cy = Math.floor((y - 14) / 32); cy <= Math.floor(y / 32); cy++) {
+      if (!api.hasDensity(cx, cy, cz)) return false;
+    }
+    return true;
+  }, column);
   await sleep(300);
   const start = (await debug()).position;
   // Down until the drone stops (it has landed), however slow the frames.

@@ -153,7 +153,9 @@ struct Tally {
 /// Runs the subcommand.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let (plan, common, public_url) = plan_of(args)?;
-    let planet = crate::cmd::planet::with_tier(common.planet.planet()?)?;
+    // Every flag is checked before the planet's coarse tier is computed
+    // (seconds): a typo is answered at once, not after the wait.
+    let planet = common.planet.planet()?;
     let recipe = Recipe::new(&plan.kind, planet.generator_version())?;
     let space = *planet.space();
     recipe.check_levels(&plan, &space)?;
@@ -169,6 +171,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     );
     let shard = Shard::parse(&common.shard)?;
     let target = Target::open(&common.output)?;
+    let planet = crate::cmd::planet::with_tier(planet)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
