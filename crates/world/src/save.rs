@@ -143,8 +143,18 @@ impl Game {
                 file.play_draws
             )));
         }
-        let (fresh, island) =
+        let (mut fresh, island) =
             spawn_island(defs, map).map_err(|e| LoadSaveError::OtherIsland(e.to_string()))?;
+        // The explorer as `Game::new` creates it, right after spawning: its
+        // ranges and unchanging properties are checked like every object's.
+        let player_def = defs
+            .scope(&file.scope)
+            .ok()
+            .and_then(|s| defs.object_defs().get(&s.player))
+            .ok_or_else(|| {
+                LoadSaveError::OtherIsland(format!("scope '{}' has no explorer", file.scope))
+            })?;
+        fresh.create(player_def, &[]);
         let game = Game {
             defs: defs.clone(),
             seed,
@@ -180,12 +190,12 @@ fn verify(game: &Game, fresh: &World) -> Result<(), String> {
             _ => None,
         })
         .collect();
-    // The fresh world lacks only the explorer, created right after spawning.
-    if objects.len() != fresh.objects().len() + 1 {
+    // `fresh` holds the spawned world and the new explorer.
+    if objects.len() != fresh.objects().len() {
         return Err(format!(
             "{} objects, expected {} (were the definitions edited since the save, e.g. sea routes added?)",
             objects.len(),
-            fresh.objects().len() + 1
+            fresh.objects().len()
         ));
     }
     for (saved, orig) in objects.iter().zip(fresh.objects()) {

@@ -162,3 +162,48 @@ fn arbitrary_text_is_never_a_save() {
         cases.get()
     );
 }
+
+#[test]
+fn an_edited_explorer_is_refused() {
+    let defs = defs();
+    let save = a_save(&defs);
+    let mut v: Value = serde_json::from_str(&save).unwrap();
+    let objects = v["world"]["objects"].as_array_mut().unwrap();
+    let explorer = objects.last_mut().unwrap();
+    let (name, range) = explorer["props"]
+        .as_object_mut()
+        .unwrap()
+        .iter_mut()
+        .next()
+        .unwrap();
+    let name = name.clone();
+    // The edit the fuzzer found: a wider range than the definition gives.
+    range["max"] = serde_json::json!(9.021509749086732e17);
+    let err = Game::load(&defs, &serde_json::to_string(&v).unwrap())
+        .err()
+        .expect("an explorer with an edited range is refused");
+    assert!(err.to_string().contains(&name), "{err}");
+}
+
+#[test]
+fn saved_numbers_read_back_exactly() {
+    // Property values are f64 and saves are JSON: a number must read back
+    // as the one written, or an accepted save does not save back the same.
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..200_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let f = f64::from_bits(x);
+        if !f.is_finite() {
+            continue;
+        }
+        let text = serde_json::to_string(&f).unwrap();
+        let back: f64 = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.to_bits(), f.to_bits(), "{text}");
+    }
+    let text = "9.021509749086732e+17";
+    let back: f64 = serde_json::from_str(text).unwrap();
+    // The number the fuzzer found (an explorer's edited range) misread by an ulp.
+    assert_eq!(serde_json::to_string(&back).unwrap(), text);
+}
