@@ -179,9 +179,9 @@ fn an_edited_explorer_is_refused() {
     let name = name.clone();
     // The edit the fuzzer found: a wider range than the definition gives.
     range["max"] = serde_json::json!(9.021509749086732e17);
-    let err = Game::load(&defs, &serde_json::to_string(&v).unwrap())
-        .err()
-        .expect("an explorer with an edited range is refused");
+    let Err(err) = Game::load(&defs, &serde_json::to_string(&v).unwrap()) else {
+        panic!("an explorer with an edited range is refused");
+    };
     assert!(err.to_string().contains(&name), "{err}");
 }
 
