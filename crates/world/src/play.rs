@@ -160,6 +160,23 @@ pub fn select_start_site(map: &IslandMap, scope: &ScopeDef, rng: &mut PlayRng) -
     })
 }
 
+/// The spawned island and, right after it, the explorer, waiting in the
+/// world's characters slot: how every game starts, and what a loaded save
+/// is checked against.
+pub(crate) fn spawn_with_explorer(
+    defs: &Definitions,
+    scope_def: &ScopeDef,
+    map: IslandMap,
+) -> Result<(World, SpawnedIsland, ObjectId), SpawnError> {
+    let (mut world, island) = spawn_island(defs, map)?;
+    let player_def = defs.object_defs().get(&scope_def.player).ok_or_else(|| {
+        SpawnError::Mismatch(format!("unknown object_def '{}'", scope_def.player))
+    })?;
+    let player = world.create(player_def, &[]);
+    world.move_to_slot(player, world.root(), slot::CHARACTERS)?;
+    Ok((world, island, player))
+}
+
 impl Game {
     /// Generates, spawns and places the explorer on the start site.
     pub fn new(defs: &Definitions, scope: &str, seed: Seed) -> Result<Game, PlayError> {
@@ -176,14 +193,7 @@ impl Game {
     ) -> Result<Game, PlayError> {
         let map = generate_island(defs, scope, seed)?;
         let scope_def = defs.scope(scope)?;
-        let (mut world, island) = spawn_island(defs, map)?;
-        let player_def = defs.object_defs().get(&scope_def.player).ok_or_else(|| {
-            SpawnError::Mismatch(format!("unknown object_def '{}'", scope_def.player))
-        })?;
-        let player = world.create(player_def, &[]);
-        world
-            .move_to_slot(player, world.root(), slot::CHARACTERS)
-            .map_err(SpawnError::from)?;
+        let (world, island, player) = spawn_with_explorer(defs, scope_def, map)?;
         let start = select_start_site(island.map(), scope_def, &mut rng)
             .ok_or_else(|| PlayError::NoStartSite(scope_def.start.join(", ")))?;
         let mut game = Game {

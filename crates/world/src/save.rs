@@ -4,8 +4,7 @@
 //! corrupt or foreign save is refused with the reason, never half-loaded.
 
 use crate::object::{Kind, ObjectId, World, prop, slot};
-use crate::play::{Game, PlayRng};
-use crate::spawn::spawn_island;
+use crate::play::{Game, PlayRng, spawn_with_explorer};
 use mangekyo_core::Seed;
 use mangekyo_island::defs::interact::EffectDef;
 use mangekyo_island::{Definitions, IslandMap, generate_island};
@@ -143,18 +142,13 @@ impl Game {
                 file.play_draws
             )));
         }
-        let (mut fresh, island) =
-            spawn_island(defs, map).map_err(|e| LoadSaveError::OtherIsland(e.to_string()))?;
-        // The explorer as `Game::new` creates it, right after spawning: its
-        // ranges and unchanging properties are checked like every object's.
-        let player_def = defs
+        // The world as `Game::new` starts it, explorer included: the saved
+        // one is checked against it object by object.
+        let scope_def = defs
             .scope(&file.scope)
-            .ok()
-            .and_then(|s| defs.object_defs().get(&s.player))
-            .ok_or_else(|| {
-                LoadSaveError::OtherIsland(format!("scope '{}' has no explorer", file.scope))
-            })?;
-        fresh.create(player_def, &[]);
+            .map_err(|e| LoadSaveError::OtherIsland(e.to_string()))?;
+        let (fresh, island, _) = spawn_with_explorer(defs, scope_def, map)
+            .map_err(|e| LoadSaveError::OtherIsland(e.to_string()))?;
         let game = Game {
             defs: defs.clone(),
             seed,
