@@ -154,7 +154,7 @@ const SPOTS: [(&str, LatLon); 2] = [
 fn bench_chunks(c: &mut criterion::Criterion) {
     // The version-1 stack: what the noise-library comparison is about.
     let planet = Planet::new(PlanetParams {
-        generator_version: 1,
+        generator_version: mangekyo_planet::Version::V1,
         ..PlanetParams::default()
     })
     .unwrap();
@@ -219,17 +219,17 @@ fn bench_chunks(c: &mut criterion::Criterion) {
 /// 1). The tiers are computed once before timing (a server caches them).
 fn bench_water_chunks(c: &mut criterion::Criterion) {
     let v1 = Planet::new(PlanetParams {
-        generator_version: 1,
+        generator_version: mangekyo_planet::Version::V1,
         ..PlanetParams::default()
     })
     .unwrap();
     let v2 = Planet::new(PlanetParams {
-        generator_version: 2,
+        generator_version: mangekyo_planet::Version::V2,
         ..PlanetParams::default()
     })
     .unwrap();
     let v3 = Planet::new(PlanetParams {
-        generator_version: 3,
+        generator_version: mangekyo_planet::Version::V3,
         ..PlanetParams::default()
     })
     .unwrap();
@@ -251,7 +251,7 @@ fn bench_water_chunks(c: &mut criterion::Criterion) {
                 let req = ChunkRequest {
                     address,
                     edge: Edge::Exclusive,
-                    layers: Layers::all(planet.generator_version()),
+                    layers: planet.version().layers(),
                 };
                 g.bench_function(BenchmarkId::new(name, &id), |b| {
                     b.iter(|| planet.sample_chunk(black_box(&req)).unwrap())

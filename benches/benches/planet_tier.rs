@@ -9,13 +9,12 @@
 
 use mangekyo_bench::criterion;
 use mangekyo_core::noise::Level;
-use mangekyo_planet::tier::CoarseTier;
-use mangekyo_planet::{Planet, PlanetParams};
+use mangekyo_planet::{Planet, PlanetParams, Version};
 use std::time::Duration;
 
 fn main() {
     let mut c = criterion();
-    let at = |version: u32, n: u32| {
+    let at = |version: Version, n: u32| {
         Planet::new(PlanetParams {
             generator_version: version,
             graph_n: n,
@@ -24,26 +23,26 @@ fn main() {
         .unwrap()
     };
     let cases = [
-        ("t1_n408", at(2, 408)),
-        ("t1_water_n129", at(3, 129)),
-        ("t1_water_n408", at(3, 408)),
-        ("t1_climate_n129", at(4, 129)),
-        ("t1_climate_n408", at(4, 408)),
+        ("t1_n408", at(Version::V2, 408)),
+        ("t1_water_n129", at(Version::V3, 129)),
+        ("t1_water_n408", at(Version::V3, 408)),
+        ("t1_climate_n129", at(Version::V4, 129)),
+        ("t1_climate_n408", at(Version::V4, 408)),
     ];
     let mut g = c.benchmark_group("planet_tier");
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(20));
     for (name, planet) in &cases {
         g.bench_function(*name, |b| {
-            b.iter(|| CoarseTier::compute(planet, Level::best()))
+            b.iter(|| planet.compute_tier(Level::best()).unwrap())
         });
     }
     g.finish();
     for (name, planet) in &cases {
-        let tier = CoarseTier::compute(planet, Level::best());
+        let tier = planet.compute_tier(Level::best()).unwrap();
         println!(
             "{name}: version {}, {} nodes, blob {} bytes, hash {:016x}, {} threads",
-            planet.generator_version(),
+            planet.version(),
             tier.height.len(),
             tier.to_bytes().len(),
             tier.hash(),

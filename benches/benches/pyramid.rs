@@ -24,7 +24,7 @@ fn bench_pyramid(c: &mut criterion::Criterion) {
     let v4 = Planet::new(PlanetParams::default()).unwrap();
     v4.coarse_tier().unwrap();
     let v1 = Planet::new(PlanetParams {
-        generator_version: 1,
+        generator_version: mangekyo_planet::Version::V1,
         ..PlanetParams::default()
     })
     .unwrap();

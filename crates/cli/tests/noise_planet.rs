@@ -342,7 +342,7 @@ fn version_4_previews_and_chunks_carry_the_climate_layers() {
         ..PlanetParams::default()
     })
     .unwrap();
-    assert_eq!(planet.generator_version(), 4);
+    assert_eq!(planet.version(), mangekyo_planet::Version::DEFAULT);
     let sampled = planet
         .sample_chunk(&ChunkRequest {
             address: ChunkAddress {
@@ -352,7 +352,7 @@ fn version_4_previews_and_chunks_carry_the_climate_layers() {
                 cy: 1,
             },
             edge: Edge::Shared,
-            layers: Layers::all(4),
+            layers: mangekyo_planet::Version::V4.layers(),
         })
         .unwrap();
     let chunk = |format: &str, layers: &str, name: &str| -> Vec<u8> {

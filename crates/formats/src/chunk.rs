@@ -5,7 +5,7 @@
 
 use mangekyo_core::ParamError;
 use mangekyo_export::{heightmap, png};
-use mangekyo_planet::{Chunk, Layers, PlanetParams, view};
+use mangekyo_planet::{Chunk, Layers, PlanetParams, Version, view};
 
 use crate::{FormatError, planet_bin};
 
@@ -84,50 +84,48 @@ impl ChunkFormat {
     }
 
     /// The layers to sample for this format when `asked` (a comma list, or
-    /// `all`) was given or not, for a planet of `generator_version`.
-    /// Heightmaps hold one layer: `height` (the default, and what `all`
-    /// means for them), from version 2 `uplift` or `plate`, from version 3
-    /// `water` or `flow`, from version 4 `precipitation` (`biome_weights`,
-    /// four bytes a sample, is not a heightmap). A preview draws heights and biomes (with rivers
-    /// and lakes from version 3), with plate boundaries when `plate` is
-    /// asked. JSON and `bin` hold every asked layer (default: every layer
-    /// of the version).
-    pub fn layers(
-        self,
-        asked: Option<&str>,
-        generator_version: u32,
-    ) -> Result<Layers, FormatError> {
+    /// `all`) was given or not, for a planet of `version`. Heightmaps hold
+    /// one layer: `height` (the default, and what `all` means for them),
+    /// or any other single float layer the version has (`uplift`, `plate`,
+    /// `water`, `flow`, `precipitation`; `biome_weights`, four bytes a
+    /// sample, is not a heightmap). A preview draws heights and biomes
+    /// (with rivers and lakes where the version has water), with plate
+    /// boundaries when `plate` is asked. JSON and `bin` hold every asked
+    /// layer (default: every layer of the version).
+    pub fn layers(self, asked: Option<&str>, version: Version) -> Result<Layers, FormatError> {
         let text = asked;
-        let asked = asked
-            .map(|l| Layers::parse_for(l, generator_version))
-            .transpose()?;
+        let asked = asked.map(|l| Layers::parse_for(l, version)).transpose()?;
         let picture = Layers {
             height: true,
             biome: true,
             ..Layers::NONE
         };
+        let all = version.layers();
         if self.is_heightmap() {
-            let single = [Layers::HEIGHT, UPLIFT, PLATE, WATER, FLOW, PRECIPITATION];
+            let single = [
+                ("height", Layers::HEIGHT),
+                ("uplift", UPLIFT),
+                ("plate", PLATE),
+                ("water", WATER),
+                ("flow", FLOW),
+                ("precipitation", PRECIPITATION),
+            ];
             return match (asked, text) {
-                (Some(l), _) if l == Layers::all(generator_version) => Ok(Layers::HEIGHT),
-                (Some(l), Some(text)) if !single.contains(&l) => {
-                    let expected = if generator_version >= 4 {
-                        format!(
-                            "one of height, uplift, plate, water, flow, precipitation ({} holds one layer), or left out",
-                            self.name()
-                        )
-                    } else if generator_version >= 3 {
-                        format!(
-                            "one of height, uplift, plate, water, flow ({} holds one layer), or left out",
-                            self.name()
-                        )
-                    } else if generator_version >= 2 {
-                        format!(
-                            "one of height, uplift, plate ({} holds one layer), or left out",
-                            self.name()
-                        )
-                    } else {
+                (Some(l), _) if l == all => Ok(Layers::HEIGHT),
+                (Some(l), Some(text)) if !single.iter().any(|(_, s)| *s == l) => {
+                    let names: Vec<&str> = single
+                        .iter()
+                        .filter(|(_, s)| all.contains(*s))
+                        .map(|(name, _)| *name)
+                        .collect();
+                    let expected = if names.len() == 1 {
                         format!("height ({} holds heights only), or left out", self.name())
+                    } else {
+                        format!(
+                            "one of {} ({} holds one layer), or left out",
+                            names.join(", "),
+                            self.name()
+                        )
                     };
                     Err(ParamError::new("layers", text, expected).into())
                 }
@@ -137,11 +135,11 @@ impl ChunkFormat {
         }
         Ok(match self {
             ChunkFormat::Preview => Layers {
-                plate: asked.is_some_and(|l| l.plate) && generator_version >= 2,
-                water: generator_version >= 3,
+                plate: asked.is_some_and(|l| l.plate) && all.plate,
+                water: all.water,
                 ..picture
             },
-            _ => asked.unwrap_or(Layers::all(generator_version)),
+            _ => asked.unwrap_or(all),
         })
     }
 }
@@ -372,7 +370,7 @@ mod tests {
 
     #[test]
     fn heightmaps_hold_heights_and_previews_heights_and_biomes() {
-        for v in [1, 2] {
+        for v in [Version::V1, Version::V2] {
             assert_eq!(ChunkFormat::R16.layers(None, v).unwrap(), Layers::HEIGHT);
             assert_eq!(
                 ChunkFormat::F32.layers(Some("all"), v).unwrap(),
@@ -381,28 +379,48 @@ mod tests {
             assert!(ChunkFormat::Png16.layers(Some("biome"), v).is_err());
             let p = ChunkFormat::Preview.layers(Some("humidity"), v).unwrap();
             assert!(p.height && p.biome && !p.humidity && !p.plate);
-            assert_eq!(ChunkFormat::Json.layers(None, v).unwrap(), Layers::all(v));
+            assert_eq!(ChunkFormat::Json.layers(None, v).unwrap(), v.layers());
             assert!(ChunkFormat::Json.layers(Some("heights"), v).is_err());
         }
-        assert_eq!(ChunkFormat::R16.layers(Some("plate"), 2).unwrap(), PLATE);
-        assert!(ChunkFormat::R16.layers(Some("height,plate"), 2).is_err());
-        let e = ChunkFormat::R16.layers(Some("plate"), 1).unwrap_err();
+        assert_eq!(
+            ChunkFormat::R16.layers(Some("plate"), Version::V2).unwrap(),
+            PLATE
+        );
+        assert!(
+            ChunkFormat::R16
+                .layers(Some("height,plate"), Version::V2)
+                .is_err()
+        );
+        let e = ChunkFormat::R16
+            .layers(Some("plate"), Version::V1)
+            .unwrap_err();
         assert!(e.to_string().contains("layers"), "{e}");
-        assert!(ChunkFormat::Json.layers(Some("uplift"), 1).is_err());
-        assert!(ChunkFormat::Preview.layers(Some("plate"), 2).unwrap().plate);
+        assert!(
+            ChunkFormat::Json
+                .layers(Some("uplift"), Version::V1)
+                .is_err()
+        );
+        assert!(
+            ChunkFormat::Preview
+                .layers(Some("plate"), Version::V2)
+                .unwrap()
+                .plate
+        );
     }
 
     #[test]
     fn precipitation_is_a_heightmap_layer_from_version_4() {
         assert_eq!(
-            ChunkFormat::F32.layers(Some("precipitation"), 4).unwrap(),
+            ChunkFormat::F32
+                .layers(Some("precipitation"), Version::V4)
+                .unwrap(),
             PRECIPITATION
         );
         assert_eq!(
-            ChunkFormat::Png16.layers(Some("all"), 4).unwrap(),
+            ChunkFormat::Png16.layers(Some("all"), Version::V4).unwrap(),
             Layers::HEIGHT
         );
-        for v in [1, 2, 3] {
+        for v in [Version::V1, Version::V2, Version::V3] {
             let e = ChunkFormat::F32
                 .layers(Some("precipitation"), v)
                 .unwrap_err()
@@ -410,27 +428,32 @@ mod tests {
             assert!(e.contains("layers") && e.contains("precipitation"), "{e}");
         }
         // Versions 1–3 keep their words; version 4 names precipitation.
-        let e = ChunkFormat::R16.layers(Some("height,flow"), 3).unwrap_err();
+        let e = ChunkFormat::R16
+            .layers(Some("height,flow"), Version::V3)
+            .unwrap_err();
         assert_eq!(
             e.to_string(),
             "layers must be one of height, uplift, plate, water, flow (r16 holds one layer), or left out, got height,flow"
         );
         let e = ChunkFormat::R16
-            .layers(Some("biome_weights"), 4)
+            .layers(Some("biome_weights"), Version::V4)
             .unwrap_err();
         assert!(
             e.to_string()
                 .contains("one of height, uplift, plate, water, flow, precipitation (r16"),
             "{e}"
         );
-        assert_eq!(ChunkFormat::Json.layers(None, 4).unwrap(), Layers::all(4));
-        assert!(Layers::all(4).precipitation && Layers::all(4).biome_weights);
+        assert_eq!(
+            ChunkFormat::Json.layers(None, Version::V4).unwrap(),
+            Version::V4.layers()
+        );
+        assert!(Version::V4.layers().precipitation && Version::V4.layers().biome_weights);
         let bin = ChunkFormat::Bin
-            .layers(Some("height,biome_weights"), 4)
+            .layers(Some("height,biome_weights"), Version::V4)
             .unwrap();
         assert!(bin.height && bin.biome_weights && !bin.precipitation);
         let p = ChunkFormat::Preview
-            .layers(Some("precipitation"), 4)
+            .layers(Some("precipitation"), Version::V4)
             .unwrap();
         assert!(p.height && p.biome && p.water && !p.precipitation);
     }

@@ -43,7 +43,7 @@
 //! version, so the bytes served for generator versions 1–3 never change;
 //! a reader finds the layers at the header length (offset 6) in both.
 
-use mangekyo_planet::{Chunk, CubeFace, Edge, Layers, Projection};
+use mangekyo_planet::{Chunk, CubeFace, Edge, Layers, Projection, Version};
 
 /// The magic bytes.
 pub const MAGIC: &[u8; 4] = b"MKPC";
@@ -130,7 +130,7 @@ fn put_f32s(out: &mut Vec<u8>, layer: &[f32]) {
 
 /// Encodes `chunk` (its non-empty layers) with `params_hash` in the header:
 /// format 1 unless it holds a version-4 layer, then format 2.
-pub fn encode(chunk: &Chunk, generator_version: u32, params_hash: u64) -> Vec<u8> {
+pub fn encode(chunk: &Chunk, generator_version: Version, params_hash: u64) -> Vec<u8> {
     let n2 = (chunk.size as usize).pow(2);
     let mask = layer_mask(layers_of(chunk));
     let high = mask >> 8;
@@ -143,7 +143,7 @@ pub fn encode(chunk: &Chunk, generator_version: u32, params_hash: u64) -> Vec<u8
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&format.to_le_bytes());
     out.extend_from_slice(&header.to_le_bytes());
-    out.extend_from_slice(&generator_version.to_le_bytes());
+    out.extend_from_slice(&generator_version.code().to_le_bytes());
     out.push(projection_code(chunk.address.projection));
     out.push(face_code(chunk.face));
     out.push(u8::from(chunk.edge == Edge::Shared));
@@ -326,7 +326,7 @@ mod tests {
     use mangekyo_planet::{Chunk, ChunkAddress, ChunkRequest, Layers, Planet, PlanetParams};
 
     /// A shared-edge chunk with every layer of a small planet of `version`.
-    fn sampled(version: u32) -> Chunk {
+    fn sampled(version: Version) -> Chunk {
         let planet = Planet::new(PlanetParams {
             radius: 200_000.0,
             pixel_size: 50.0,
@@ -343,15 +343,15 @@ mod tests {
                 cy: 1,
             },
             edge: Edge::Shared,
-            layers: Layers::all(version),
+            layers: version.layers(),
         };
         planet.sample_chunk(&req).unwrap()
     }
 
     #[test]
     fn round_trip_and_layout() {
-        let chunk = sampled(1);
-        let bytes = encode(&chunk, 1, 0xABCD);
+        let chunk = sampled(Version::V1);
+        let bytes = encode(&chunk, Version::V1, 0xABCD);
         let n2 = 257 * 257;
         assert_eq!(bytes.len(), 48 + 3 * 4 * n2 + n2);
         assert_eq!(bytes[15], 0b1111);
@@ -370,8 +370,8 @@ mod tests {
 
     #[test]
     fn version_2_layers_follow_4_aligned() {
-        let chunk = sampled(2);
-        let bytes = encode(&chunk, 2, 1);
+        let chunk = sampled(Version::V2);
+        let bytes = encode(&chunk, Version::V2, 1);
         let n2 = 257 * 257;
         assert_eq!(bytes[15], 0b11_1111);
         let uplift_at = (48usize + 3 * 4 * n2 + n2).next_multiple_of(4);
@@ -414,8 +414,8 @@ mod tests {
 
     #[test]
     fn version_3_chunks_stay_format_1_and_decode_whole() {
-        let chunk = sampled(3);
-        let bytes = encode(&chunk, 3, 7);
+        let chunk = sampled(Version::V3);
+        let bytes = encode(&chunk, Version::V3, 7);
         assert_eq!(&bytes[4..8], &[1, 0, 48, 0], "format 1, 48-byte header");
         assert_eq!(bytes[15], 0xff);
         let d = decode(&bytes).unwrap();
@@ -429,11 +429,11 @@ mod tests {
 
     #[test]
     fn version_4_layers_make_format_2_with_a_52_byte_header() {
-        let chunk = sampled(4);
+        let chunk = sampled(Version::V4);
         let n2 = 257 * 257;
         assert_eq!(chunk.precipitation.len(), n2);
         assert_eq!(chunk.biome_weights.len(), n2);
-        let bytes = encode(&chunk, 4, 9);
+        let bytes = encode(&chunk, Version::V4, 9);
         assert_eq!(&bytes[4..8], &[2, 0, 52, 0], "format 2, 52-byte header");
         assert_eq!(bytes[15], 0xff, "the low 8 bits of the mask");
         assert_eq!(&bytes[48..52], &[3, 0, 0, 0], "the high bits, then zeros");
@@ -497,7 +497,7 @@ mod tests {
             if !layers.biome_weights {
                 part.biome_weights.clear();
             }
-            let bytes = encode(&part, 4, 9);
+            let bytes = encode(&part, Version::V4, 9);
             let d = decode(&bytes).unwrap();
             assert_eq!(d.mask, mask);
             assert_eq!(d.format_version, if mask > 0xff { 2 } else { 1 });
@@ -508,8 +508,8 @@ mod tests {
 
     #[test]
     fn malformed_bytes_decode_to_none() {
-        let chunk = sampled(1);
-        let bytes = encode(&chunk, 1, 1);
+        let chunk = sampled(Version::V1);
+        let bytes = encode(&chunk, Version::V1, 1);
         assert!(decode(&bytes).is_some());
         assert!(decode(&bytes[..bytes.len() - 1]).is_none(), "short");
         let mut long = bytes.clone();

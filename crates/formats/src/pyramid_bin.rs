@@ -27,7 +27,7 @@
 
 use mangekyo_planet::pyramid::TILE_SAMPLES;
 use mangekyo_planet::view::biome_colour;
-use mangekyo_planet::{Biome, CubeFace, FaceTile, Layers, Planet, Samples};
+use mangekyo_planet::{Biome, CubeFace, FaceTile, Layers, Planet, Samples, Version};
 use serde_json::{Value, json};
 
 use crate::FormatError;
@@ -83,7 +83,7 @@ pub fn layer_mask(layers: Layers) -> Result<u16, FormatError> {
 /// and colours), with `tiles` the URL template of the tiles (`{face}` is
 /// the index 0..=5).
 pub fn document(planet: &Planet, tiles: &str) -> Value {
-    let version = planet.generator_version();
+    let version = planet.version();
     let space = planet.space();
     let max_level = space.pyramid_max_level();
     let faces: Vec<Value> = CubeFace::ALL
@@ -94,12 +94,12 @@ pub fn document(planet: &Planet, tiles: &str) -> Value {
         })
         .collect();
     // Sea biomes take the colour of shallow water; a client shades depth.
-    let colours: Vec<[u8; 3]> = Biome::all(version)
+    let colours: Vec<[u8; 3]> = Biome::all(version.biomes())
         .iter()
         .map(|&b| biome_colour(b, -200.0).map(|c| c.round().clamp(0.0, 255.0) as u8))
         .collect();
     let mut layers = vec!["height", "biome"];
-    if version >= 3 {
+    if version.layers().water {
         layers.push("water");
     }
     json!({
@@ -110,7 +110,7 @@ pub fn document(planet: &Planet, tiles: &str) -> Value {
         "warp": "tangent",
         "faces": faces,
         "layers": layers,
-        "biome_legend": Biome::legend(version),
+        "biome_legend": Biome::legend(version.biomes()),
         "biome_colours": colours,
         "metres_per_sample": (0..=max_level).map(|l| space.pyramid_spacing(l)).collect::<Vec<_>>(),
         "tiles": tiles,
@@ -123,7 +123,7 @@ pub fn encode(
     tile: &FaceTile,
     layers: Layers,
     samples: &Samples,
-    generator_version: u32,
+    generator_version: Version,
     metres_per_sample: f64,
 ) -> Result<Vec<u8>, FormatError> {
     let mask = layer_mask(layers)?;
@@ -148,7 +148,7 @@ pub fn encode(
     out.extend_from_slice(&mask.to_le_bytes());
     out.extend_from_slice(&lo.to_le_bytes());
     out.extend_from_slice(&hi.to_le_bytes());
-    out.extend_from_slice(&generator_version.to_le_bytes());
+    out.extend_from_slice(&generator_version.code().to_le_bytes());
     out.extend_from_slice(&metres_per_sample.to_le_bytes());
     let floats = |out: &mut Vec<u8>, v: &[f32], name: &'static str| {
         if v.len() != count {
@@ -200,7 +200,7 @@ mod tests {
             ..Layers::NONE
         };
         let s = planet.sample_face_tile(&tile, layers).expect("samples");
-        let bytes = encode(&tile, layers, &s, 1, 1234.5).expect("encode");
+        let bytes = encode(&tile, layers, &s, Version::V1, 1234.5).expect("encode");
         let n = 257 * 257;
         assert_eq!(&bytes[..4], b"MKPT");
         assert_eq!(bytes[6], 4);

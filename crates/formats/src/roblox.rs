@@ -35,7 +35,8 @@
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use mangekyo_core::ParamError;
-use mangekyo_planet::{Biome, Chunk};
+use mangekyo_planet::version::BiomeSet;
+use mangekyo_planet::{Biome, Chunk, Version};
 use serde::Serialize;
 
 use crate::FormatError;
@@ -143,23 +144,21 @@ pub const MATERIAL_LEGEND_V4: [&str; 11] = [
     "Ice",
 ];
 
-/// The material legend of a planet of `generator_version` (the answer's
-/// `material_legend`): versions 1–3 keep their ten names (their bytes
-/// never change), version 4 has eleven.
-pub fn material_legend(generator_version: u32) -> &'static [&'static str] {
-    if generator_version >= 4 {
-        &MATERIAL_LEGEND_V4
-    } else {
-        &MATERIAL_LEGEND
+/// The material legend of a biome set (the answer's `material_legend`;
+/// a planet's is its version's [`Version::biomes`]): the classic set keeps
+/// its ten names (their bytes never change), the blended set has eleven.
+pub fn material_legend(set: BiomeSet) -> &'static [&'static str] {
+    match set {
+        BiomeSet::Classic12 => &MATERIAL_LEGEND,
+        BiomeSet::Blended17 => &MATERIAL_LEGEND_V4,
     }
 }
 
-/// The biome → material table of a planet of `generator_version`.
-pub fn biome_materials(generator_version: u32) -> &'static [(Biome, &'static str)] {
-    if generator_version >= 4 {
-        &BIOME_MATERIALS_V4
-    } else {
-        &BIOME_MATERIALS
+/// The biome → material table of a biome set.
+pub fn biome_materials(set: BiomeSet) -> &'static [(Biome, &'static str)] {
+    match set {
+        BiomeSet::Classic12 => &BIOME_MATERIALS,
+        BiomeSet::Blended17 => &BIOME_MATERIALS_V4,
     }
 }
 
@@ -177,12 +176,12 @@ pub fn material_index(biome: Biome) -> u8 {
     index_in(&MATERIAL_LEGEND, BIOME_MATERIALS[biome.index() as usize].1)
 }
 
-/// The index into [`material_legend`]`(generator_version)` of a sample's
-/// material: its biome's, except that from version 4 snow_ice colder than
+/// The index into [`material_legend`]`(set)` of a sample's material: its
+/// biome's, except that in the blended set snow_ice colder than
 /// [`ICE_BELOW_C`] is `Ice` (`temperature` is the sample's mean annual
 /// temperature when known; without it snow_ice is `Snow`).
-pub fn material_index_at(biome: Biome, temperature: Option<f32>, generator_version: u32) -> u8 {
-    if generator_version < 4 {
+pub fn material_index_at(biome: Biome, temperature: Option<f32>, set: BiomeSet) -> u8 {
+    if set == BiomeSet::Classic12 {
         return material_index(biome);
     }
     let name = match (biome, temperature) {
@@ -195,12 +194,12 @@ pub fn material_index_at(biome: Biome, temperature: Option<f32>, generator_versi
 /// The material indices of a chunk's samples (its biomes, with its
 /// temperatures from version 4 when it holds them).
 fn materials(chunk: &Chunk) -> Vec<u8> {
-    let version = chunk.generator_version;
+    let set = chunk.generator_version.biomes();
     chunk
         .biome
         .iter()
         .enumerate()
-        .map(|(k, &b)| material_index_at(b, chunk.temperature.get(k).copied(), version))
+        .map(|(k, &b)| material_index_at(b, chunk.temperature.get(k).copied(), set))
         .collect()
 }
 
@@ -355,17 +354,17 @@ fn water(chunk: &Chunk) -> Vec<f32> {
     }
 }
 
-/// The layers a chunk of a `generator_version` planet must be sampled
-/// with for `layers`: heights always (min/max travel with every chunk),
-/// biomes for materials and biomes, temperatures for materials from
-/// version 4 (ice), water from version 3 when asked.
-pub fn sample_layers(layers: &[RobloxLayer], generator_version: u32) -> mangekyo_planet::Layers {
+/// The layers a chunk of a planet of `version` must be sampled with for
+/// `layers`: heights always (min/max travel with every chunk), biomes for
+/// materials and biomes, temperatures for the blended set's materials
+/// (ice), water when asked and the version has it.
+pub fn sample_layers(layers: &[RobloxLayer], version: Version) -> mangekyo_planet::Layers {
     let material = layers.contains(&RobloxLayer::Material);
     mangekyo_planet::Layers {
         height: true,
         biome: material || layers.contains(&RobloxLayer::Biome),
-        temperature: material && generator_version >= 4,
-        water: generator_version >= 3 && layers.contains(&RobloxLayer::Water),
+        temperature: material && version.biomes() == BiomeSet::Blended17,
+        water: version.layers().water && layers.contains(&RobloxLayer::Water),
         ..mangekyo_planet::Layers::NONE
     }
 }
@@ -411,6 +410,7 @@ pub fn encode_piece(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mangekyo_planet::Version;
 
     #[test]
     fn every_biome_has_a_material_in_the_legend() {
@@ -430,17 +430,23 @@ mod tests {
         assert_eq!(BIOME_MATERIALS_V4.len(), Biome::ALL_V4.len());
         for (k, (biome, name)) in BIOME_MATERIALS_V4.iter().enumerate() {
             assert_eq!(*biome, Biome::ALL_V4[k], "table in biome order");
-            let i = material_index_at(*biome, None, 4);
+            let i = material_index_at(*biome, None, BiomeSet::Blended17);
             assert_eq!(MATERIAL_LEGEND_V4[i as usize], *name);
-            assert_eq!(material_index_at(*biome, Some(30.0), 4), i);
+            assert_eq!(
+                material_index_at(*biome, Some(30.0), BiomeSet::Blended17),
+                i
+            );
         }
         // The older biomes keep their materials, and the legend only grows.
         assert_eq!(BIOME_MATERIALS_V4[..12], BIOME_MATERIALS);
         assert_eq!(MATERIAL_LEGEND_V4[..10], MATERIAL_LEGEND);
-        assert_eq!(material_legend(3), &MATERIAL_LEGEND[..]);
-        assert_eq!(material_legend(1), &MATERIAL_LEGEND[..]);
-        assert_eq!(material_legend(4), &MATERIAL_LEGEND_V4[..]);
-        assert_eq!(biome_materials(2).len(), 12);
+        assert_eq!(material_legend(BiomeSet::Classic12), &MATERIAL_LEGEND[..]);
+        assert_eq!(material_legend(BiomeSet::Classic12), &MATERIAL_LEGEND[..]);
+        assert_eq!(
+            material_legend(BiomeSet::Blended17),
+            &MATERIAL_LEGEND_V4[..]
+        );
+        assert_eq!(biome_materials(BiomeSet::Classic12).len(), 12);
         for m in MATERIAL_LEGEND_V4 {
             assert!(
                 m == "Ice" || BIOME_MATERIALS_V4.iter().any(|(_, n)| *n == m),
@@ -448,19 +454,22 @@ mod tests {
             );
         }
         // Cold snow_ice is ice from version 4 only.
-        let ice = material_index_at(Biome::SnowIce, Some(-25.0), 4);
+        let ice = material_index_at(Biome::SnowIce, Some(-25.0), BiomeSet::Blended17);
         assert_eq!(MATERIAL_LEGEND_V4[ice as usize], "Ice");
-        let snow = material_index_at(Biome::SnowIce, Some(-15.0), 4);
+        let snow = material_index_at(Biome::SnowIce, Some(-15.0), BiomeSet::Blended17);
         assert_eq!(MATERIAL_LEGEND_V4[snow as usize], "Snow");
         assert_eq!(
-            material_index_at(Biome::SnowIce, Some(-25.0), 3),
+            material_index_at(Biome::SnowIce, Some(-25.0), BiomeSet::Classic12),
             material_index(Biome::SnowIce)
         );
         // Materials ask for temperatures from version 4 only.
         let both = [RobloxLayer::Height, RobloxLayer::Material];
-        assert!(!sample_layers(&both, 3).temperature);
-        assert!(sample_layers(&both, 4).temperature && sample_layers(&both, 4).biome);
-        assert!(!sample_layers(&[RobloxLayer::Biome], 4).temperature);
+        assert!(!sample_layers(&both, Version::V3).temperature);
+        assert!(
+            sample_layers(&both, Version::V4).temperature
+                && sample_layers(&both, Version::V4).biome
+        );
+        assert!(!sample_layers(&[RobloxLayer::Biome], Version::V4).temperature);
     }
 
     #[test]

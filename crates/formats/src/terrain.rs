@@ -21,7 +21,7 @@ pub const CONTENT_TYPE: &str = "application/vnd.quantized-mesh";
 
 /// The surface heights of one geographic tile, row 0 north.
 pub fn surface_heights(planet: &Planet, tile: &GeoTile) -> Result<Vec<f32>, FormatError> {
-    let water = planet.generator_version() >= 3;
+    let water = planet.version().layers().water;
     let layers = Layers {
         height: true,
         water,
@@ -86,7 +86,7 @@ pub fn layer_json(planet: &Planet, name: &str, tiles: &str) -> Value {
         "available": available,
         "extensions": ["octvertexnormals"],
         "radius": planet.params().radius,
-        "generator_version": planet.generator_version(),
+        "generator_version": planet.version(),
     })
 }
 

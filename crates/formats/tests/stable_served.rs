@@ -11,15 +11,15 @@
 
 use mangekyo_formats::{content_hash, pyramid_bin, terrain};
 use mangekyo_planet::hydro::geojson::rivers_geojson;
-use mangekyo_planet::{FaceTile, GeoTile, Layers, Planet, PlanetParams};
+use mangekyo_planet::{FaceTile, GeoTile, Layers, Planet, PlanetParams, Version};
 
 const EXPECTED: &str = include_str!("stable_served.txt");
 
-/// The released versions this table pins, by number (as their URLs do).
-const RELEASED: [u32; 4] = [1, 2, 3, 4];
+/// The released versions this table pins.
+const RELEASED: [Version; 4] = [Version::V1, Version::V2, Version::V3, Version::V4];
 
 /// A small planet of `version` (its tier computes in well under a second).
-fn planet(version: u32) -> Planet {
+fn planet(version: Version) -> Planet {
     let mut params = serde_json::json!({
         "seed": 7,
         "radius": 200_000.0,
@@ -35,9 +35,9 @@ fn hash_json(doc: &serde_json::Value) -> String {
 }
 
 /// Every hash of one version's served documents and tiles, a line each.
-fn table(version: u32) -> Vec<String> {
+fn table(version: Version) -> Vec<String> {
     let planet = planet(version);
-    let v = planet.generator_version();
+    let v = planet.version();
     let mut lines = Vec::new();
     let template = "https://example.invalid/v1/planets/1/pyramid/{face}/{level}/{x}/{y}?v=V&p=P";
     lines.push(format!(
@@ -45,19 +45,25 @@ fn table(version: u32) -> Vec<String> {
         hash_json(&pyramid_bin::document(&planet, template))
     ));
     let mut layer_sets = vec![
-        ("default", Layers {
-            height: true,
-            biome: true,
-            ..Layers::NONE
-        }),
+        (
+            "default",
+            Layers {
+                height: true,
+                biome: true,
+                ..Layers::NONE
+            },
+        ),
         ("height", Layers::HEIGHT),
     ];
-    if Layers::all(version).water {
-        layer_sets.push(("height,water", Layers {
-            height: true,
-            water: true,
-            ..Layers::NONE
-        }));
+    if version.layers().water {
+        layer_sets.push((
+            "height,water",
+            Layers {
+                height: true,
+                water: true,
+                ..Layers::NONE
+            },
+        ));
     }
     for (face, level, x, y) in [(0, 0, 0, 0), (4, 1, 1, 0), (3, 2, 2, 3)] {
         let tile = FaceTile::new(planet.space(), face, level, x, y).unwrap();

@@ -1,5 +1,6 @@
 //! Biomes from height, temperature and humidity: a Whittaker-style table.
 
+use crate::version::BiomeSet;
 use serde::{Deserialize, Serialize};
 
 /// What covers the ground. The discriminant is the index used in chunk
@@ -147,23 +148,21 @@ impl Biome {
         "fresh_water",
     ];
 
-    /// The legend a planet of `generator_version` serves: versions 1–3
-    /// keep their twelve names (their bytes never change), version 4 has
-    /// all seventeen.
-    pub fn legend(generator_version: u32) -> &'static [&'static str] {
-        if generator_version >= 4 {
-            &Biome::LEGEND
-        } else {
-            &Biome::LEGEND[..12]
+    /// The legend of a biome set ([`crate::Version::biomes`]): the
+    /// classic set keeps its twelve names (their bytes never change), the
+    /// blended set has all seventeen.
+    pub fn legend(set: BiomeSet) -> &'static [&'static str] {
+        match set {
+            BiomeSet::Classic12 => &Biome::LEGEND[..12],
+            BiomeSet::Blended17 => &Biome::LEGEND,
         }
     }
 
-    /// The biomes a planet of `generator_version` has, in index order.
-    pub fn all(generator_version: u32) -> &'static [Biome] {
-        if generator_version >= 4 {
-            &Biome::ALL_V4
-        } else {
-            &Biome::ALL
+    /// The biomes of a set, in index order.
+    pub fn all(set: BiomeSet) -> &'static [Biome] {
+        match set {
+            BiomeSet::Classic12 => &Biome::ALL,
+            BiomeSet::Blended17 => &Biome::ALL_V4,
         }
     }
 

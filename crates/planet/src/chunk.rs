@@ -5,6 +5,7 @@ use crate::PlanetError;
 use crate::biome::{Biome, BiomeWeights};
 use crate::projection::CubeFace;
 use crate::space::{CHUNK_SIZE, ChunkAddress};
+use crate::version::Version;
 use serde::{Deserialize, Serialize};
 
 /// Whether a chunk repeats its neighbours' first row and column.
@@ -138,21 +139,6 @@ impl Layers {
         ..Layers::NONE
     };
 
-    /// Every layer a planet of `generator_version` has: [`Layers::ALL`]
-    /// for version 1, with [`Layers::GEOLOGY`] from version 2,
-    /// [`Layers::WATER`] from version 3 and [`Layers::CLIMATE`] from 4.
-    pub fn all(generator_version: u32) -> Layers {
-        match generator_version {
-            0 | 1 => Layers::ALL,
-            2 => Layers::ALL.union(Layers::GEOLOGY),
-            3 => Layers::ALL.union(Layers::GEOLOGY).union(Layers::WATER),
-            _ => Layers::ALL
-                .union(Layers::GEOLOGY)
-                .union(Layers::WATER)
-                .union(Layers::CLIMATE),
-        }
-    }
-
     /// Both sets' layers.
     pub fn union(self, other: Layers) -> Layers {
         Layers {
@@ -175,15 +161,15 @@ impl Layers {
     }
 
     /// Parses a comma-separated list (`height,biome`, or `all`) for a
-    /// planet of the latest generator version (`all` is every layer).
+    /// planet of the default version (`all` is every layer).
     pub fn parse(list: &str) -> Result<Layers, PlanetError> {
-        Layers::parse_for(list, crate::LATEST_GENERATOR_VERSION)
+        Layers::parse_for(list, Version::DEFAULT)
     }
 
     /// Parses a comma-separated list for a planet of `generator_version`:
-    /// `all` is [`Layers::all`] of that version, and a layer the version
-    /// does not have (`uplift`, `plate` on version 1) is refused by name.
-    pub fn parse_for(list: &str, generator_version: u32) -> Result<Layers, PlanetError> {
+    /// `all` is [`Version::layers`], and a layer the version does not
+    /// have (`uplift`, `plate` on version 1) is refused by name.
+    pub fn parse_for(list: &str, generator_version: Version) -> Result<Layers, PlanetError> {
         let refuse = |value: &str| PlanetError::Name {
             what: "layer",
             param: "layers",
@@ -193,7 +179,7 @@ impl Layers {
         let mut l = Layers::NONE;
         for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             match name {
-                "all" => l = l.union(Layers::all(generator_version)),
+                "all" => l = l.union(generator_version.layers()),
                 "height" => l.height = true,
                 "temperature" => l.temperature = true,
                 "humidity" => l.humidity = true,
@@ -210,7 +196,7 @@ impl Layers {
         if l.is_empty() {
             return Err(refuse(list));
         }
-        Layers::all(generator_version).check_has(l, generator_version)?;
+        generator_version.layers().check_has(l, generator_version)?;
         Ok(l)
     }
 
@@ -219,7 +205,7 @@ impl Layers {
     pub(crate) fn check_has(
         self,
         asked: Layers,
-        generator_version: u32,
+        generator_version: Version,
     ) -> Result<(), PlanetError> {
         if self.contains(asked) {
             return Ok(());
@@ -317,7 +303,7 @@ pub struct Chunk {
     /// The two strongest biomes and their weights (version 4).
     pub biome_weights: Vec<BiomeWeights>,
     /// The generator version of the planet it was sampled from.
-    pub generator_version: u32,
+    pub generator_version: Version,
 }
 
 /// The JSON of a chunk (serialise with serde). Layers not requested are
@@ -343,7 +329,7 @@ pub struct ChunkJson<'a> {
     /// Nominal sample spacing in metres.
     pub metres_per_sample: f64,
     /// The generator version that made it.
-    pub generator_version: u32,
+    pub generator_version: Version,
     /// The layers, row-major.
     pub layers: JsonLayers<'a>,
     /// Biome names by index.
@@ -418,7 +404,7 @@ impl Chunk {
                 biome_weights: some_if(&self.biome_weights)
                     .map(|w| w.iter().flat_map(|w| w.to_bytes()).collect()),
             },
-            biome_legend: Biome::legend(self.generator_version),
+            biome_legend: Biome::legend(self.generator_version.biomes()),
         }
     }
 
@@ -483,7 +469,7 @@ pub struct HeightmapInfo {
     /// `exclusive` or `shared`.
     pub edge: &'static str,
     /// The generator version.
-    pub generator_version: u32,
+    pub generator_version: Version,
     /// The layer held when it is not `height` (`uplift`, `plate`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layer: Option<&'static str>,

@@ -1,4 +1,4 @@
-//! Version 4's biomes (`spec/planet-geology.md` §2.5): smooth weights in
+//! Version 4's biomes (`docs/planet.md`, "Stages"): smooth weights in
 //! (temperature, precipitation), shares set by quantile tables, an
 //! ecotone dither, and the overrides that beat climate (sea, fresh water,
 //! ice, the tree line, beaches, river banks, wetlands).

@@ -12,7 +12,7 @@
 use crate::PlanetError;
 use crate::chunk::Layers;
 use crate::geo::{Dir, canonical};
-use crate::planet::{Planet, Samples};
+use crate::{Planet, Samples};
 use std::f64::consts::{FRAC_PI_2, PI};
 
 /// Cells along a geographic tile's side.

@@ -1,4 +1,4 @@
-//! The sphere graph (`spec/planet-geology.md` §1): the tangent-adjusted
+//! The sphere graph (`docs/planet.md`, "The sphere graph"): the tangent-adjusted
 //! cube with N × N cells per face, 6·N² nodes jittered inside their cells
 //! by a hash, each with its 8 lattice neighbours (7 at the 8 cube
 //! corners) sorted by index. A direction's cell is found in O(1) through

@@ -36,8 +36,8 @@
 //!
 //! # For servers and tools
 //! Build a [`Planet`] once per stored parameter set (it is `Send + Sync`;
-//! cache it) and keep [`PlanetParams::content_hash`] and
-//! [`GENERATOR_VERSION`] in URLs and ETags. Then:
+//! cache it) and keep [`PlanetParams::content_hash`] and its [`Version`]
+//! in URLs and ETags. Then:
 //! - chunks: [`Planet::sample_chunk`] (or [`Planet::sample_chunks`] for a
 //!   batch) with a [`ChunkRequest`] parsed from the URL
 //!   ([`Projection`]'s `FromStr`, [`Edge`]'s `FromStr`, [`Layers::parse`]);
@@ -54,7 +54,8 @@
 //! Every sample is a pure function of (parameters, projection, level,
 //! integer sample index). Rayon parallelises over chunks (and preview
 //! bands) only and collects by index; nothing is reduced in parallel.
-//! [`GENERATOR_VERSION`] changes whenever any output changes.
+//! A change to any output is a new [`Version`] (built as
+//! [`Version::Next`], released with a number), never drift.
 //!
 //! ```
 //! use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Planet, PlanetParams, Projection};
@@ -90,9 +91,11 @@ mod planet;
 pub mod projection;
 pub mod pyramid;
 pub mod space;
+mod stages;
 mod terrain;
 pub mod tier;
 pub mod tile;
+pub mod version;
 pub mod view;
 
 pub use biome::{Biome, BiomeWeights};
@@ -102,24 +105,10 @@ pub use geo::{Dir, LatLon};
 pub use geographic::{GeoRect, GeoTile};
 pub use geology::{BoundaryKind, GeologySamples, Plates};
 pub use params::{DEFAULT_GRAPH_N, DEFAULT_SEED, GRAPH_N_RANGE, PLATE_COUNT_RANGE, PlanetParams};
-pub use planet::{Planet, Samples};
+pub use planet::Planet;
 pub use projection::{CubeFace, MapPoint, Projection};
 pub use pyramid::FaceTile;
 pub use space::{CHUNK_SIZE, ChunkAddress, PlanetSpace};
+pub use stages::Samples;
 pub use tile::TileRequest;
-
-/// The first version of the planet function (noise belts), and what a
-/// parameter object without `generator_version` means. Its samples never
-/// change (the golden hashes in the tests hold them). Services that pin
-/// one version for every planet still pin this one; a planet's own version
-/// is [`PlanetParams::generator_version`] ([`Planet::generator_version`]).
-pub const GENERATOR_VERSION: u32 = 1;
-
-/// The newest version of the planet function: 2 added plates (§2.1 of the
-/// geology design), 3 erosion, rivers and lakes (§2.2–2.3), 4 climate
-/// (insolation, wind, moisture with rain shadows) and blended biomes
-/// (§2.4–2.5). The default of
-/// new planets. Every version from
-/// [`GENERATOR_VERSION`] to this one is generated side by side; a change
-/// to any sample of a version means a new version, never drift.
-pub const LATEST_GENERATOR_VERSION: u32 = 4;
+pub use version::Version;

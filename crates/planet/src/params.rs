@@ -1,7 +1,8 @@
 //! The planet's parameters: the only thing ever stored about a planet.
 //! Everything else (every chunk, tile and preview) is regenerated from them.
 
-use crate::{GENERATOR_VERSION, LATEST_GENERATOR_VERSION, PlanetError};
+use crate::PlanetError;
+use crate::version::Version;
 use serde::{Deserialize, Serialize};
 
 /// The seed of the default planet.
@@ -46,19 +47,19 @@ pub struct PlanetParams {
     pub axial_tilt: f64,
     /// Sunlight relative to Earth's, 0.25 ..= 4. Default 1.
     pub solar_intensity: f64,
-    /// The generator version these parameters were made for: 1 (noise
-    /// belts), 2 (plates), 3 (erosion, rivers and lakes) or 4 (climate and
-    /// blended biomes, [`LATEST_GENERATOR_VERSION`]). Versions live
-    /// side by side: a planet keeps its version, and version 1 keeps its
-    /// bytes forever. [`PlanetParams::default`] is the latest; a JSON
-    /// object *without* this field is version 1, because every record
+    /// The generator version these parameters were made for ([`Version`]:
+    /// 1 noise belts, 2 plates, 3 erosion, rivers and lakes, 4 climate and
+    /// blended biomes, or the unreleased `"next"`). Versions live side by
+    /// side: a planet keeps its version, and a released version keeps its
+    /// bytes forever. [`PlanetParams::default`] has [`Version::DEFAULT`];
+    /// a JSON object *without* this field is version 1, because every record
     /// written before versions existed side by side was version 1 (the
     /// service stores normalised parameters, which always carry the
     /// field, so this only decides hand-written or pre-versioning JSON;
     /// creators that want the latest must say so or start from the
     /// default).
     #[serde(default = "legacy_version")]
-    pub generator_version: u32,
+    pub generator_version: Version,
     /// Version 2: cells along a cube-face edge of the coarse sphere graph
     /// (6·N² cells), 16 ..= 1024. Default 408 (998,784 cells, ~22.6 km on
     /// Earth). Ignored by version 1.
@@ -69,13 +70,13 @@ pub struct PlanetParams {
 }
 
 /// What a parameter object without `generator_version` means.
-fn legacy_version() -> u32 {
-    GENERATOR_VERSION
+fn legacy_version() -> Version {
+    Version::LEGACY
 }
 
 impl PlanetParams {
     /// Makes a parameter object describe a *new* planet: without
-    /// `generator_version` it gets the newest ([`LATEST_GENERATOR_VERSION`]),
+    /// `generator_version` it gets [`Version::DEFAULT`],
     /// as [`PlanetParams::default`] has. Deserialising an object without
     /// it means version 1 (what records stored before versions existed
     /// mean); every surface that creates a planet from JSON (`POST
@@ -85,7 +86,7 @@ impl PlanetParams {
         if let Some(object) = value.as_object_mut() {
             object
                 .entry("generator_version")
-                .or_insert(serde_json::json!(LATEST_GENERATOR_VERSION));
+                .or_insert(serde_json::json!(Version::DEFAULT));
         }
     }
 }
@@ -108,7 +109,7 @@ impl Default for PlanetParams {
             humidity_global: 0.5,
             axial_tilt: 23.44,
             solar_intensity: 1.0,
-            generator_version: LATEST_GENERATOR_VERSION,
+            generator_version: Version::DEFAULT,
             graph_n: DEFAULT_GRAPH_N,
             plate_count: 0,
         }
@@ -133,15 +134,6 @@ fn in_range(
 impl PlanetParams {
     /// Checks every parameter, naming the first one out of range.
     pub fn validate(&self) -> Result<(), PlanetError> {
-        if !(GENERATOR_VERSION..=LATEST_GENERATOR_VERSION).contains(&self.generator_version) {
-            return Err(PlanetError::param(
-                "generator_version",
-                self.generator_version,
-                format!(
-                    "in {GENERATOR_VERSION} ..= {LATEST_GENERATOR_VERSION} (the versions this build generates)"
-                ),
-            ));
-        }
         if !GRAPH_N_RANGE.contains(&self.graph_n) {
             return Err(PlanetError::param(
                 "graph_n",
@@ -229,10 +221,10 @@ impl PlanetParams {
         ] {
             bytes.extend_from_slice(&v.to_bits().to_le_bytes());
         }
-        bytes.extend_from_slice(&self.generator_version.to_le_bytes());
-        // Version 1 ignores the newer fields: leaving them out keeps every
+        bytes.extend_from_slice(&self.generator_version.code().to_le_bytes());
+        // Version 1 ignores the plate fields: leaving them out keeps every
         // version-1 hash (and so every pinned URL and ETag) as it was.
-        if self.generator_version >= 2 {
+        if self.generator_version.has_plates() {
             bytes.extend_from_slice(&self.graph_n.to_le_bytes());
             bytes.extend_from_slice(&self.plate_count.to_le_bytes());
         }
@@ -257,7 +249,7 @@ mod tests {
 
     #[test]
     fn every_bad_field_is_named() {
-        let cases: [(Spoil, &str); 16] = [
+        let cases: [(Spoil, &str); 14] = [
             (|p| p.radius = -1.0, "radius"),
             (|p| p.radius = f64::NAN, "radius"),
             (|p| p.pixel_size = 0.0, "pixel_size"),
@@ -268,11 +260,6 @@ mod tests {
             (|p| p.axial_tilt = 91.0, "axial_tilt"),
             (|p| p.axial_tilt = -90.5, "axial_tilt"),
             (|p| p.solar_intensity = 0.0, "solar_intensity"),
-            (|p| p.generator_version = 0, "generator_version"),
-            (
-                |p| p.generator_version = LATEST_GENERATOR_VERSION + 1,
-                "generator_version",
-            ),
             (|p| p.graph_n = 15, "graph_n"),
             (|p| p.graph_n = 1025, "graph_n"),
             (|p| p.plate_count = 7, "plate_count"),
@@ -307,13 +294,36 @@ mod tests {
         // Without a version, a record is from before versions 1 and 2
         // lived side by side: version 1.
         let old: PlanetParams = serde_json::from_str(r#"{"seed": 9, "axial_tilt": 40.0}"#).unwrap();
-        assert_eq!(old.generator_version, 1);
+        assert_eq!(old.generator_version, Version::V1);
         assert_eq!(
             old,
             PlanetParams {
-                generator_version: 1,
+                generator_version: crate::Version::V1,
                 ..p
             }
+        );
+        // A version this build does not generate is refused by name.
+        for bad in [
+            r#"{"generator_version": 0}"#,
+            r#"{"generator_version": 99}"#,
+        ] {
+            let err = serde_json::from_str::<PlanetParams>(bad).unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains("released planet generator version"),
+                "{err}"
+            );
+        }
+        let next: PlanetParams = serde_json::from_str(r#"{"generator_version": "next"}"#).unwrap();
+        assert_eq!(next.generator_version, Version::Next);
+        assert_ne!(
+            next.content_hash(),
+            PlanetParams {
+                generator_version: Version::DEFAULT,
+                ..next
+            }
+            .content_hash(),
+            "next is another planet"
         );
         let err = serde_json::from_str::<PlanetParams>(r#"{"radus": 5}"#).unwrap_err();
         assert!(err.to_string().contains("radus"), "{err}");
@@ -334,7 +344,7 @@ mod tests {
     #[test]
     fn version_1_hashes_ignore_the_version_2_fields() {
         let v1 = PlanetParams {
-            generator_version: 1,
+            generator_version: crate::Version::V1,
             ..PlanetParams::default()
         };
         let other = PlanetParams {

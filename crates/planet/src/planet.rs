@@ -1,209 +1,96 @@
-//! The planet: validated parameters with their built noise layers, and the
-//! sampling of chunks and arbitrary directions.
+//! The planet: its parameters with the stages of its version built
+//! (`stages/`), the coarse tier computed on first use, and the sampling of
+//! chunks and arbitrary directions.
 
-use crate::atmosphere::fields::ClimateGrid;
-use crate::atmosphere::{Atmosphere, pet};
-use crate::biome::{Biome, BiomeWeights};
+use crate::atmosphere::Atmosphere;
 use crate::chunk::{Chunk, ChunkRequest, Layers};
-use crate::climate::{Climate, LAPSE_RATE_C_PER_M, TEMPERATURE_NOISE_C, ocean_nearness};
-use crate::ecology::{self, BiomeTables, ClassEdges, Site};
 use crate::geo::Dir;
-use crate::geology::{self, GeologySamples, Plates};
+use crate::geology::{GeologySamples, Plates};
 use crate::graph::SphereGraph;
-use crate::hydro::carve::{Carved, RiverField};
-use crate::layers::{Detail, Layer, NoiseBackend, Noises, Positions};
+use crate::layers::{Detail, Layer, NoiseBackend, Noises};
 use crate::space::PlanetSpace;
-use crate::terrain::{self, BLOCK, Scratch, Shape};
-use crate::tier::{CoarseTier, HydroFields};
+use crate::stages::{Samples, Stages, TierReader};
+use crate::tier::CoarseTier;
+use crate::version::Version;
 use crate::{PlanetError, PlanetParams};
 use mangekyo_core::noise::{Level, Noise};
 use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
 
-mod climate_v4;
-
-use climate_v4::ClimateView;
-
 /// A planet, ready to sample. Built once from its parameters (which it
 /// validates); cheap to share between threads (`Send + Sync`).
 #[derive(Clone, Debug)]
 pub struct Planet {
-    params: PlanetParams,
     space: PlanetSpace,
-    noises: Noises,
-    shape: Shape,
-    climate: Climate,
-    /// Version 4: the climate's circulation and the biome class edges.
-    atmosphere: Option<(Atmosphere, ClassEdges)>,
-    /// Version 2 only: the plate layout.
-    plates: Option<Plates>,
-    /// Version 2 only: the coarse tier, computed on first use and shared
-    /// by clones (a cache: it changes no sample).
+    stages: Stages,
+    /// The coarse tier (versions with plates), computed on first use and
+    /// shared by clones (a cache: it changes no sample).
     tier: Arc<OnceLock<Arc<CoarseTier>>>,
 }
 
-/// Samples at arbitrary directions, one entry per direction in each
-/// requested layer (empty when not requested).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Samples {
-    /// Metres above sea level.
-    pub height: Vec<f32>,
-    /// Mean annual temperature, °C.
-    pub temperature: Vec<f32>,
-    /// Humidity, 0..=1.
-    pub humidity: Vec<f32>,
-    /// Biomes.
-    pub biome: Vec<Biome>,
-    /// Water over the ground, metres (version 3).
-    pub water: Vec<f32>,
-    /// River discharge, m³/s (version 3).
-    pub flow: Vec<f32>,
-    /// Precipitation, mm/yr (version 4).
-    pub precipitation: Vec<f32>,
-    /// The two strongest biomes and their weights (version 4).
-    pub biome_weights: Vec<BiomeWeights>,
-}
-
-/// What version-3 samples read from the coarse tier: the erosion's change
-/// of height (interpolated C1 from the nodes) and the rivers and lakes;
-/// from version 4 also the climate.
-pub(crate) struct WaterView<'a> {
-    graph: SphereGraph,
-    tier: &'a CoarseTier,
-    hydro: &'a HydroFields,
-    field: &'a RiverField,
-    climate: Option<ClimateView<'a>>,
-}
-
-impl<'a> WaterView<'a> {
-    pub(crate) fn new(tier: &'a CoarseTier, seed: u64, radius: f64) -> Option<WaterView<'a>> {
-        let hydro = tier.hydro.as_ref()?;
-        let graph = SphereGraph::new(tier.n, seed).ok()?;
-        Some(WaterView {
-            graph,
-            tier,
-            hydro,
-            field: hydro.field(&graph, radius),
-            climate: tier.climate.as_ref().map(|c| ClimateView {
-                graph: c.grid.graph(seed),
-                grid: &c.grid,
-                wetland: &c.wetland,
-                tables: &c.tables,
-            }),
-        })
-    }
-
-    /// Erosion and carving at direction `d` over tectonic height `h`, and
-    /// (version 4) the wetland weight there.
-    pub(crate) fn apply(&self, d: Dir, h: f64) -> (Carved, f64) {
-        let (eroded, height) = (&self.hydro.eroded, &self.tier.height);
-        let delta = |k: u32| f64::from(eroded[k as usize]) - f64::from(height[k as usize]);
-        let (cell, delta, wet) = match &self.climate {
-            None => {
-                let (cell, v) = self.graph.locate_and_interpolate(
-                    Some(self.field.ghosts()),
-                    &mut |k| delta(k),
-                    d,
-                );
-                (cell, v, 0.0)
-            }
-            Some(c) => {
-                let (cell, [v, w]) = self.graph.locate_and_interpolate_n(
-                    Some(self.field.ghosts()),
-                    &mut |k| [delta(k), f64::from(c.wetland[k as usize]) / 255.0],
-                    d,
-                );
-                (cell, v, w.clamp(0.0, 1.0))
-            }
-        };
-        (self.field.carve(d, cell, h + delta), wet)
-    }
-}
-
-/// Per-block working memory.
-#[derive(Debug, Default)]
-struct Work {
-    pos: [Vec<f64>; 3],
-    terrain: Scratch,
-    height: Vec<f32>,
-    temperature: Vec<f32>,
-    humidity: Vec<f32>,
-    noise: Vec<f32>,
-    water: Vec<f32>,
-    flow: Vec<f32>,
-    geology: GeologySamples,
-    /// Version 4, per sample: the carving's bank distance and river width,
-    /// and the wetland weight.
-    banks: Vec<(f64, f64, f64)>,
-}
-
 impl Planet {
-    /// Validates `params` and builds the planet's noise layers and sea level.
+    /// Validates `params` and builds the stages of its version.
     pub fn new(params: PlanetParams) -> Result<Planet, PlanetError> {
         params.validate()?;
         let space = PlanetSpace::new(&params);
-        let noises = Noises::new(params.seed, params.radius, space.metres_per_sample(0));
-        let shape = Shape {
-            threshold: terrain::sea_threshold(&noises, params.radius, params.sea_level),
-            plate_activity: params.plate_activity as f32,
-        };
-        let climate = Climate::new(
-            params.axial_tilt,
-            params.solar_intensity,
-            params.humidity_global,
-        );
-        let atmosphere = (params.generator_version >= 4).then(|| {
-            (
-                Atmosphere::new(
-                    params.axial_tilt,
-                    params.solar_intensity,
-                    params.humidity_global,
-                ),
-                ClassEdges::new(params.humidity_global),
-            )
-        });
-        let plates = (params.generator_version >= 2).then(|| {
-            Plates::new(
-                params.seed,
-                params.radius,
-                geology::plate_count(params.seed, params.plate_count),
-            )
-        });
+        let stages = Stages::new(params, space.metres_per_sample(0));
         Ok(Planet {
-            params,
             space,
-            noises,
-            shape,
-            climate,
-            atmosphere,
-            plates,
+            stages,
             tier: Arc::new(OnceLock::new()),
         })
     }
 
-    /// Version 4's circulation (winds and insolation); `None` before.
+    /// The circulation (winds and insolation) of a version with the
+    /// circulation climate; `None` before.
     pub fn atmosphere(&self) -> Option<&Atmosphere> {
-        self.atmosphere.as_ref().map(|a| &a.0)
+        self.stages.circulation.as_ref().map(|a| &a.0)
     }
 
     /// The generator version it samples (its parameters').
-    pub fn generator_version(&self) -> u32 {
-        self.params.generator_version
+    pub fn version(&self) -> Version {
+        self.stages.version()
     }
 
-    /// The plate layout (version 2 and later; `None` for version 1).
+    /// The plate layout (versions with plates; `None` for version 1).
     pub fn plates(&self) -> Option<&Plates> {
-        self.plates.as_ref()
+        self.stages.plates.as_ref()
     }
 
-    /// The coarse tier T1 (version 2): computed on first use, once per
-    /// planet value and its clones, on the current rayon pool. Version 1
-    /// has none and refuses by naming `generator_version`.
+    /// The coarse tier T1 (versions with plates): computed on first use,
+    /// once per planet value and its clones, on the current rayon pool.
+    /// Version 1 has none and refuses by naming `generator_version`.
     pub fn coarse_tier(&self) -> Result<Arc<CoarseTier>, PlanetError> {
         self.require_plates()?;
         Ok(Arc::clone(self.tier.get_or_init(|| {
-            Arc::new(CoarseTier::compute(self, Level::best()))
+            Arc::new(
+                CoarseTier::compute_observed(&self.stages, Level::best(), &|_| true)
+                    .unwrap_or_else(|| unreachable!("never cancelled")),
+            )
         })))
+    }
+
+    /// Computes the coarse tier afresh with the noise at SIMD `level` on
+    /// the current rayon pool (the result depends on neither); use
+    /// [`Planet::coarse_tier`] for the cached one. Version 1 has no tier
+    /// and refuses by naming `generator_version`.
+    pub fn compute_tier(&self, level: Level) -> Result<CoarseTier, PlanetError> {
+        self.compute_tier_observed(level, &|_| true)
+            .map(|t| t.unwrap_or_else(|| unreachable!("never cancelled")))
+    }
+
+    /// [`Planet::compute_tier`], calling `observe(rows)` as rows of nodes
+    /// finish (they add up to [`crate::version::TierLayout::rows`] of its
+    /// version; from worker threads, in any order): when it answers
+    /// `false` the work stops and `Ok(None)` comes back. What it does
+    /// changes no byte of the tier.
+    pub fn compute_tier_observed(
+        &self,
+        level: Level,
+        observe: &(dyn Fn(u32) -> bool + Sync),
+    ) -> Result<Option<CoarseTier>, PlanetError> {
+        self.require_plates()?;
+        Ok(CoarseTier::compute_observed(&self.stages, level, observe))
     }
 
     /// Gives the planet its coarse tier, computed elsewhere (a server's
@@ -212,7 +99,7 @@ impl Planet {
     /// that already has one keeps it.
     pub fn install_tier(&self, tier: Arc<CoarseTier>) -> Result<(), PlanetError> {
         self.require_plates()?;
-        let want = CoarseTier::key(&self.params);
+        let want = CoarseTier::key(self.params());
         if tier.key != want {
             return Err(PlanetError::address(
                 "tier",
@@ -229,10 +116,10 @@ impl Planet {
         self.tier.get().is_some()
     }
 
-    /// Whether samples read the coarse tier (version 3 and later: the
-    /// water), so a service computes it before serving chunks.
+    /// Whether samples read the coarse tier (versions with water), so a
+    /// service computes it before serving chunks.
     pub fn samples_need_tier(&self) -> bool {
-        self.params.generator_version >= 3
+        self.version().samples_read_tier()
     }
 
     /// The tier samples read, when they read one (computed on first use).
@@ -244,27 +131,22 @@ impl Planet {
         }
     }
 
-    pub(crate) fn water_view<'a>(
+    /// What samples read of `tier`.
+    pub(crate) fn tier_reader<'a>(
         &self,
         tier: &'a Option<Arc<CoarseTier>>,
-    ) -> Option<WaterView<'a>> {
-        tier.as_deref()
-            .and_then(|t| WaterView::new(t, self.params.seed, self.params.radius))
+    ) -> Option<TierReader<'a>> {
+        let p = self.params();
+        tier.as_deref().and_then(|t| t.reader(p.seed, p.radius))
     }
 
     pub(crate) fn require_plates(&self) -> Result<&Plates, PlanetError> {
-        self.plates.as_ref().ok_or_else(|| {
-            PlanetError::param(
-                "generator_version",
-                self.params.generator_version,
-                "2 or later (plates exist from version 2)",
-            )
-        })
+        self.stages.require_plates()
     }
 
     /// The `plate` (id) and `uplift` (metres) layers of one chunk, on the
-    /// same samples as [`Planet::sample_chunk`] (version 2; the same as
-    /// asking it for [`Layers::GEOLOGY`]).
+    /// same samples as [`Planet::sample_chunk`] (versions with plates; the
+    /// same as asking it for [`Layers::GEOLOGY`]).
     pub fn sample_chunk_geology(&self, req: &ChunkRequest) -> Result<GeologySamples, PlanetError> {
         self.require_plates()?;
         let chunk = self.sample_chunk(&ChunkRequest {
@@ -278,7 +160,7 @@ impl Planet {
     }
 
     /// The `plate` and `uplift` layers at arbitrary unit directions
-    /// (version 2), at a sample spacing of `spacing` metres.
+    /// (versions with plates), at a sample spacing of `spacing` metres.
     pub fn sample_geology(
         &self,
         dirs: &[Dir],
@@ -287,8 +169,8 @@ impl Planet {
         self.require_plates()?;
         check_dirs(dirs, spacing)?;
         let mut geo = GeologySamples::default();
-        self.evaluate_full(
-            &self.noises,
+        self.stages.evaluate(
+            &self.stages.noises,
             Level::best(),
             &self.detail(spacing),
             dirs,
@@ -301,7 +183,7 @@ impl Planet {
 
     /// The parameters it was built from.
     pub fn params(&self) -> &PlanetParams {
-        &self.params
+        &self.stages.params
     }
 
     /// Its sample grids.
@@ -312,17 +194,17 @@ impl Planet {
     /// The noise of one layer (its octave plan), for documentation and
     /// for benchmarks that rebuild the planet function on another library.
     pub fn layer_noise(&self, layer: Layer) -> &Noise {
-        self.noises.get(layer)
+        self.stages.noises.get(layer)
     }
 
     /// The planet's own noise backend.
     pub(crate) fn noise_backend(&self) -> &Noises {
-        &self.noises
+        &self.stages.noises
     }
 
     /// The octaves kept at a sample spacing of `spacing` metres.
     pub fn detail(&self, spacing: f64) -> Detail {
-        Detail::for_spacing(&self.noises, spacing)
+        self.stages.detail(spacing)
     }
 
     /// The octaves kept at level of detail `lod`.
@@ -330,9 +212,15 @@ impl Planet {
         self.detail(self.space.metres_per_sample(lod))
     }
 
+    /// Refuses layers its version does not have.
+    fn check_layers(&self, layers: Layers) -> Result<(), PlanetError> {
+        let version = self.version();
+        version.layers().check_has(layers, version)
+    }
+
     /// Samples one chunk.
     pub fn sample_chunk(&self, req: &ChunkRequest) -> Result<Chunk, PlanetError> {
-        self.sample_chunk_with(&self.noises, req)
+        self.sample_chunk_with(&self.stages.noises, req)
     }
 
     /// Samples one chunk with another noise backend (benchmarks).
@@ -345,21 +233,20 @@ impl Planet {
         if req.layers.is_empty() {
             return Err(PlanetError::address("layers", "none", "at least one layer"));
         }
-        let version = self.params.generator_version;
-        Layers::all(version).check_has(req.layers, version)?;
+        self.check_layers(req.layers)?;
         let size = req.edge.size();
         let dirs = self.space.directions_unchecked(&req.address, size);
         let detail = self.detail_at_lod(req.address.lod);
         let mut geo = GeologySamples::default();
         let tier = self.water_tier()?;
-        let s = self.evaluate_full(
+        let s = self.stages.evaluate(
             backend,
             Level::best(),
             &detail,
             &dirs,
             req.layers,
             req.layers.has_geology().then_some(&mut geo),
-            self.water_view(&tier).as_ref(),
+            self.tier_reader(&tier).as_ref(),
         );
         Ok(Chunk {
             address: req.address,
@@ -385,7 +272,7 @@ impl Planet {
             flow: s.flow,
             precipitation: s.precipitation,
             biome_weights: s.biome_weights,
-            generator_version: version,
+            generator_version: self.version(),
         })
     }
 
@@ -404,9 +291,8 @@ impl Planet {
         layers: Layers,
     ) -> Result<Samples, PlanetError> {
         check_dirs(dirs, spacing)?;
-        let version = self.params.generator_version;
-        Layers::all(version).check_has(layers, version)?;
-        self.evaluate(&self.noises, &self.detail(spacing), dirs, layers)
+        self.check_layers(layers)?;
+        self.evaluate(&self.stages.noises, &self.detail(spacing), dirs, layers)
     }
 
     /// Samples the directions of a tile whose samples are `spacing` metres
@@ -422,14 +308,13 @@ impl Planet {
         if layers.is_empty() {
             return Err(PlanetError::address("layers", "none", "at least one layer"));
         }
-        let version = self.params.generator_version;
-        Layers::all(version).check_has(layers, version)?;
+        self.check_layers(layers)?;
         let spacing = spacing.max(self.space.metres_per_sample(0));
-        self.evaluate(&self.noises, &self.detail(spacing), dirs, layers)
+        self.evaluate(&self.stages.noises, &self.detail(spacing), dirs, layers)
     }
 
     /// The planet function at `dirs`, block by block (reading the coarse
-    /// tier from version 3, computed on first use).
+    /// tier where samples do, computed on first use).
     pub(crate) fn evaluate(
         &self,
         backend: &dyn NoiseBackend,
@@ -438,205 +323,53 @@ impl Planet {
         layers: Layers,
     ) -> Result<Samples, PlanetError> {
         let tier = self.water_tier()?;
-        Ok(self.evaluate_full(
+        Ok(self.stages.evaluate(
             backend,
             Level::best(),
             detail,
             dirs,
             layers,
             None,
-            self.water_view(&tier).as_ref(),
+            self.tier_reader(&tier).as_ref(),
         ))
     }
 
-    /// [`Planet::evaluate`] with the plate warp's SIMD level chosen and,
-    /// for version 2, the `plate` and `uplift` layers collected; with
-    /// `water`, version 3's erosion and rivers applied to the heights.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn evaluate_full(
-        &self,
-        backend: &dyn NoiseBackend,
-        level: Level,
-        detail: &Detail,
-        dirs: &[Dir],
-        layers: Layers,
-        mut geo: Option<&mut GeologySamples>,
-        water: Option<&WaterView<'_>>,
-    ) -> Samples {
-        let mut out = Samples::default();
-        let mut work = Work::default();
-        for block in dirs.chunks(BLOCK) {
-            self.evaluate_block(
-                backend, level, detail, block, layers, water, &mut work, &mut out,
-            );
-            if let Some(g) = geo.as_deref_mut() {
-                g.plate.extend_from_slice(&work.geology.plate);
-                g.uplift.extend_from_slice(&work.geology.uplift);
-            }
-        }
-        out
+    /// The stages, for the samplers of this crate that read the tier
+    /// themselves (previews).
+    pub(crate) fn stages(&self) -> &Stages {
+        &self.stages
     }
+}
 
-    #[allow(clippy::too_many_arguments)]
-    fn evaluate_block(
-        &self,
-        backend: &dyn NoiseBackend,
-        level: Level,
-        detail: &Detail,
-        dirs: &[Dir],
-        layers: Layers,
-        water_view: Option<&WaterView<'_>>,
-        w: &mut Work,
-        out: &mut Samples,
-    ) {
-        let n = dirs.len();
-        let r = self.params.radius;
-        let Work {
-            pos: buf,
-            terrain: scratch,
-            height,
-            temperature,
-            humidity,
-            noise,
-            water,
-            flow,
-            geology: geo,
-            banks,
-        } = w;
-        for (axis, p) in buf.iter_mut().enumerate() {
-            p.clear();
-            p.extend(dirs.iter().map(|d| d[axis] * r));
+impl CoarseTier {
+    /// The heights a tier of `n` cells per face edge holds at `nodes`,
+    /// bit for bit as [`Planet::compute_tier`] stores them (each node is a
+    /// pure function of its index): for checks that need a few nodes of a
+    /// large tier.
+    pub fn heights_at(planet: &Planet, n: u32, nodes: &[u32]) -> Result<Vec<f32>, PlanetError> {
+        planet.require_plates()?;
+        let graph = SphereGraph::new(n, planet.params().seed)?;
+        if let Some(&k) = nodes.iter().find(|&&k| k as usize >= graph.len()) {
+            return Err(PlanetError::address(
+                "node",
+                k,
+                format!("below {}", graph.len()),
+            ));
         }
-        let [x, y, z] = &*buf;
-        let pos = Positions { x, y, z };
-        // Version 4 reads its whole climate off the tier: every climate
-        // layer needs the carved ground and the temperature.
-        let climate_view = water_view.and_then(|v| v.climate.as_ref());
-        let v4 = climate_view.is_some() && layers.has_climate();
-        let need_height = layers.height
-            || layers.temperature
-            || layers.biome
-            || layers.has_geology()
-            || layers.has_water()
-            || v4;
-        let carve = water_view.filter(|_| {
-            layers.height || layers.temperature || layers.biome || layers.has_water() || v4
-        });
-        let need_temperature = layers.temperature || layers.biome;
-        let need_humidity = layers.humidity || layers.biome;
-        for v in [
-            &mut *height,
-            &mut *temperature,
-            &mut *humidity,
-            &mut *noise,
-            &mut *water,
-            &mut *flow,
-        ] {
-            v.clear();
-            v.resize(n, 0.0);
-        }
-        geo.plate.clear();
-        geo.uplift.clear();
-        match (&self.plates, need_height) {
-            (_, false) => {}
-            (None, true) => terrain::heights(backend, detail, &self.shape, pos, scratch, height),
-            (Some(plates), true) => {
-                terrain::land(backend, detail, &self.shape, pos, &mut scratch.land);
-                geology::uplift_block(
-                    plates,
-                    backend,
-                    detail,
-                    self.shape.threshold,
-                    self.params.plate_activity,
-                    r,
-                    level,
-                    dirs,
-                    &scratch.land,
-                    geo,
-                );
-                let land = std::mem::take(&mut scratch.land);
-                terrain::heights_v2(backend, detail, pos, &land, &geo.uplift, scratch, height);
-                scratch.land = land;
-            }
-        }
-        banks.clear();
-        if let Some(view) = carve {
-            for i in 0..n {
-                let (c, wet) = view.apply(dirs[i], f64::from(height[i]));
-                height[i] = c.height as f32;
-                water[i] = c.water as f32;
-                flow[i] = c.flow as f32;
-                banks.push((c.bank, c.width, wet));
-            }
-        }
-        let climate_v4 = climate_view.filter(|_| v4);
-        if let Some(cv) = climate_v4 {
-            self.climate_v4(
-                backend,
-                detail,
-                dirs,
-                pos,
-                cv,
-                layers,
-                noise,
-                out,
-                (height, water, temperature, humidity, banks),
-            );
-        } else {
-            if need_temperature {
-                terrain::fill(backend, detail, Layer::Temperature, pos, noise);
-                for i in 0..n {
-                    temperature[i] = self.climate.temperature(dirs[i][2], height[i], noise[i]);
-                }
-            }
-            if need_humidity {
-                if !need_height {
-                    terrain::land(backend, detail, &self.shape, pos, &mut scratch.land);
-                }
-                self.humidity(backend, detail, dirs, pos, &scratch.land, noise, humidity);
-            }
-        }
-        if layers.height {
-            out.height.extend_from_slice(height);
-        }
-        if layers.temperature {
-            out.temperature.extend_from_slice(temperature);
-        }
-        if layers.humidity {
-            out.humidity.extend_from_slice(humidity);
-        }
-        if layers.water {
-            out.water.extend_from_slice(water);
-        }
-        if layers.flow {
-            out.flow.extend_from_slice(flow);
-        }
-        // Version 4's biomes came with its climate.
-        if layers.biome && climate_v4.is_none() {
-            out.biome
-                .extend((0..n).map(|i| Biome::classify(height[i], temperature[i], humidity[i])));
-        }
-    }
-
-    /// Humidity from nearness to the ocean (read off the continent field,
-    /// the planet's own low-pass: no mountains or detail, nothing finer
-    /// than 0.011 R) and the humidity noise.
-    #[allow(clippy::too_many_arguments)]
-    fn humidity(
-        &self,
-        backend: &dyn NoiseBackend,
-        detail: &Detail,
-        dirs: &[Dir],
-        pos: Positions<'_>,
-        land: &[f32],
-        noise: &mut [f32],
-        out: &mut [f32],
-    ) {
-        terrain::fill(backend, detail, Layer::Humidity, pos, noise);
-        for i in 0..dirs.len() {
-            let nearness = ocean_nearness(land[i]);
-            out[i] = self.climate.humidity(dirs[i][2], nearness, noise[i]);
-        }
+        let dirs: Vec<_> = nodes.iter().map(|&k| graph.node(k)).collect();
+        let detail = planet.detail(CoarseTier::spacing(planet.params().radius, n));
+        Ok(planet
+            .stages
+            .evaluate(
+                planet.noise_backend(),
+                Level::best(),
+                &detail,
+                &dirs,
+                Layers::HEIGHT,
+                None,
+                None,
+            )
+            .height)
     }
 }
 

@@ -19,9 +19,9 @@
 use crate::PlanetError;
 use crate::chunk::Layers;
 use crate::geo::Dir;
-use crate::planet::{Planet, Samples};
 use crate::projection::{CubeFace, Projection, grid_coord};
 use crate::space::PlanetSpace;
+use crate::{Planet, Samples};
 
 /// Cells along a tile's side; a tile holds `TILE_CELLS + 1` samples per side.
 pub const TILE_CELLS: u32 = 256;

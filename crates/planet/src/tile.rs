@@ -10,7 +10,7 @@
 use crate::PlanetError;
 use crate::chunk::Layers;
 use crate::geo::Dir;
-use crate::planet::{Planet, Samples};
+use crate::{Planet, Samples};
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
 

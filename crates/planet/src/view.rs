@@ -6,7 +6,7 @@ use crate::biome::Biome;
 use crate::chunk::{Chunk, Layers};
 use crate::geo::Dir;
 use crate::geology::GeologySamples;
-use crate::planet::{Planet, Samples};
+use crate::{Planet, Samples};
 use crate::{PlanetError, PlanetParams};
 use mangekyo_core::noise::Level;
 use rayon::prelude::*;
@@ -334,7 +334,7 @@ fn draw_rivers(
         return;
     };
     let seed = params.seed;
-    let min_area_km2 = if params.generator_version >= 4 {
+    let min_area_km2 = if params.generator_version.pipeline().preview_prunes_rivers {
         let pixel_km = std::f64::consts::TAU * params.radius / w as f64 / 1000.0;
         let side = RIVER_MIN_PIXELS * pixel_km;
         side * side
@@ -460,7 +460,7 @@ impl Planet {
         overlay: Overlay,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<RgbImage, PlanetError> {
-        if layer == PreviewLayer::Precipitation && self.generator_version() < 4 {
+        if layer == PreviewLayer::Precipitation && !self.version().layers().precipitation {
             return Err(PlanetError::address(
                 "layer",
                 "precipitation",
@@ -498,7 +498,7 @@ impl Planet {
             })
             .collect();
         let tier = self.water_tier()?;
-        let water = self.water_view(&tier);
+        let water = self.tier_reader(&tier);
         let bands: Vec<_> = (0..h.div_ceil(PREVIEW_BAND))
             .into_par_iter()
             .map(|band| {
@@ -513,7 +513,7 @@ impl Planet {
                     })
                     .collect();
                 let mut geo = GeologySamples::default();
-                let samples = self.evaluate_full(
+                let samples = self.stages().evaluate(
                     self.noise_backend(),
                     Level::best(),
                     &detail,

@@ -2,6 +2,7 @@
 //! chunk sampled alone, within a batch, on one thread or many, and through
 //! the point API, gives the same bits.
 
+use mangekyo_planet::Version;
 use mangekyo_planet::{
     Chunk, ChunkAddress, ChunkRequest, Edge, Layers, Planet, PlanetParams, Projection,
 };
@@ -24,7 +25,7 @@ fn hashes(c: &Chunk) -> [u64; 4] {
 }
 
 /// The default planet at generator version `v`.
-fn params(v: u32) -> PlanetParams {
+fn params(v: Version) -> PlanetParams {
     PlanetParams {
         generator_version: v,
         ..PlanetParams::default()
@@ -149,7 +150,7 @@ const GOLDEN: [(Projection, u32, u32, u32, [u64; 4]); 8] = [
 
 #[test]
 fn golden_chunks_of_the_default_planet() {
-    let v = 1;
+    let v = Version::V1;
     let planet = Planet::new(params(v)).unwrap();
     let mut report = String::new();
     let mut ok = true;
@@ -185,16 +186,16 @@ fn batch() -> Vec<ChunkRequest> {
 
 #[test]
 fn alone_in_a_batch_and_on_any_number_of_threads_agree() {
-    alone_in_a_batch_and_on_any_number_of_threads_agree_at(1);
+    alone_in_a_batch_and_on_any_number_of_threads_agree_at(Version::V1);
 }
 
 /// The same on a version-2 (plates) planet.
 #[test]
 fn alone_in_a_batch_and_on_any_number_of_threads_agree_v2() {
-    alone_in_a_batch_and_on_any_number_of_threads_agree_at(2);
+    alone_in_a_batch_and_on_any_number_of_threads_agree_at(Version::V2);
 }
 
-fn alone_in_a_batch_and_on_any_number_of_threads_agree_at(v: u32) {
+fn alone_in_a_batch_and_on_any_number_of_threads_agree_at(v: Version) {
     let planet = Planet::new(PlanetParams {
         radius: 1.0e6,
         pixel_size: 5.0,
@@ -235,16 +236,16 @@ fn alone_in_a_batch_and_on_any_number_of_threads_agree_at(v: u32) {
 
 #[test]
 fn the_point_api_agrees_with_chunks() {
-    the_point_api_agrees_with_chunks_at(1);
+    the_point_api_agrees_with_chunks_at(Version::V1);
 }
 
 /// The same on a version-2 (plates) planet.
 #[test]
 fn the_point_api_agrees_with_chunks_v2() {
-    the_point_api_agrees_with_chunks_at(2);
+    the_point_api_agrees_with_chunks_at(Version::V2);
 }
 
-fn the_point_api_agrees_with_chunks_at(v: u32) {
+fn the_point_api_agrees_with_chunks_at(v: Version) {
     let planet = Planet::new(PlanetParams {
         radius: 1.0e6,
         pixel_size: 5.0,
@@ -273,16 +274,16 @@ fn the_point_api_agrees_with_chunks_at(v: u32) {
 
 #[test]
 fn the_same_parameters_give_the_same_planet_and_others_do_not() {
-    the_same_parameters_give_the_same_planet_and_others_do_not_at(1);
+    the_same_parameters_give_the_same_planet_and_others_do_not_at(Version::V1);
 }
 
 /// The same on a version-2 (plates) planet.
 #[test]
 fn the_same_parameters_give_the_same_planet_and_others_do_not_v2() {
-    the_same_parameters_give_the_same_planet_and_others_do_not_at(2);
+    the_same_parameters_give_the_same_planet_and_others_do_not_at(Version::V2);
 }
 
-fn the_same_parameters_give_the_same_planet_and_others_do_not_at(v: u32) {
+fn the_same_parameters_give_the_same_planet_and_others_do_not_at(v: Version) {
     let a = Planet::new(params(v)).unwrap();
     let b = Planet::new(params(v)).unwrap();
     let c = Planet::new(PlanetParams {
@@ -305,7 +306,7 @@ fn the_same_parameters_give_the_same_planet_and_others_do_not_at(v: u32) {
 /// layout shows here and needs a new version, never a silent change.
 #[test]
 fn golden_chunks_and_tier_of_a_version_2_planet() {
-    let planet = Planet::new(params(2)).unwrap();
+    let planet = Planet::new(params(Version::V2)).unwrap();
     let mut got = Vec::new();
     for (p, lod, cx, cy) in [
         (Projection::TangentCube, 9, 67, 98),
@@ -315,7 +316,7 @@ fn golden_chunks_and_tier_of_a_version_2_planet() {
     }
     let small = Planet::new(PlanetParams {
         graph_n: 24,
-        ..params(2)
+        ..params(Version::V2)
     })
     .unwrap();
     got.push(small.coarse_tier().unwrap().hash());
@@ -335,7 +336,7 @@ fn golden_chunks_and_tier_of_a_version_2_planet() {
 fn golden_chunks_and_tier_of_a_version_4_planet() {
     let planet = Planet::new(PlanetParams {
         graph_n: 24,
-        ..params(4)
+        ..params(Version::V4)
     })
     .unwrap();
     let mut got = Vec::new();

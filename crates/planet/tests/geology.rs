@@ -170,7 +170,7 @@ fn version_2_planets_have_plates_and_version_1_refuses_them() {
     assert!(g.uplift.iter().any(|&u| u > 1000.0));
     assert!(g.uplift.iter().any(|&u| u < -1000.0));
     let v1 = Planet::new(PlanetParams {
-        generator_version: 1,
+        generator_version: mangekyo_planet::Version::V1,
         ..PlanetParams::default()
     })
     .unwrap();

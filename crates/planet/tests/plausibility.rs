@@ -9,7 +9,7 @@ use mangekyo_planet::{Biome, Dir, Layers, Planet, PlanetParams, Samples};
 /// version-1 function; version 2 has its own in `geology.rs`).
 fn v1() -> PlanetParams {
     PlanetParams {
-        generator_version: 1,
+        generator_version: mangekyo_planet::Version::V1,
         ..PlanetParams::default()
     }
 }

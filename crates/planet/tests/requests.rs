@@ -5,14 +5,14 @@
 use mangekyo_planet::view::{PreviewLayer, chunk_preview};
 use mangekyo_planet::{
     Biome, ChunkAddress, ChunkRequest, Edge, LatLon, Layers, Planet, PlanetError, PlanetParams,
-    Projection, TileRequest,
+    Projection, TileRequest, Version,
 };
 
 /// The default planet at generator version 1 (these checks describe the
 /// version-1 function; version 2 has its own in `geology.rs`).
 fn v1() -> PlanetParams {
     PlanetParams {
-        generator_version: 1,
+        generator_version: mangekyo_planet::Version::V1,
         ..PlanetParams::default()
     }
 }
@@ -41,7 +41,6 @@ fn malformed_parameters_are_named() {
         (r#"{"solar_intensity": 9}"#, "solar_intensity"),
         (r#"{"humidity_global": -1}"#, "humidity_global"),
         (r#"{"plate_activity": 3}"#, "plate_activity"),
-        (r#"{"generator_version": 99}"#, "generator_version"),
     ] {
         let p: PlanetParams = serde_json::from_str(json).unwrap();
         named(Planet::new(p).unwrap_err(), what);
@@ -50,6 +49,12 @@ fn malformed_parameters_are_named() {
         (r#"{"raduis": 5}"#, "raduis"),
         (r#"{"seed": "x"}"#, "expected u64"),
         (r#"{"radius": }"#, "line 1"),
+        // A version this build does not generate is refused as it is read.
+        (
+            r#"{"generator_version": 99}"#,
+            "released planet generator version",
+        ),
+        (r#"{"generator_version": "latest"}"#, "\"next\""),
     ] {
         let e = serde_json::from_str::<PlanetParams>(json)
             .unwrap_err()
@@ -121,10 +126,16 @@ fn malformed_chunk_addresses_are_named() {
     named("258".parse::<Edge>().unwrap_err(), "edge");
     named(Layers::parse("height,rain").unwrap_err(), "rain");
     // Geology layers exist from version 2: a version-1 planet names `layers`.
-    named(Layers::parse_for("height,plate", 1).unwrap_err(), "layers");
-    assert_eq!(Layers::parse_for("all", 1).unwrap(), Layers::ALL);
-    assert_eq!(Layers::parse_for("all", 2).unwrap(), Layers::all(2));
-    assert!(Layers::parse_for("uplift", 2).unwrap().uplift);
+    named(
+        Layers::parse_for("height,plate", Version::V1).unwrap_err(),
+        "layers",
+    );
+    assert_eq!(Layers::parse_for("all", Version::V1).unwrap(), Layers::ALL);
+    assert_eq!(
+        Layers::parse_for("all", Version::V2).unwrap(),
+        Version::V2.layers()
+    );
+    assert!(Layers::parse_for("uplift", Version::V2).unwrap().uplift);
     named(
         space
             .locate(

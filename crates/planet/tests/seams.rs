@@ -8,6 +8,7 @@
 //! temperature, humidity and biomes off the tier's climate); it passes the
 //! same checks, and its climate is the same function at every level.
 
+use mangekyo_planet::Version;
 use mangekyo_planet::{
     CHUNK_SIZE, Chunk, ChunkAddress, ChunkRequest, CubeFace, Dir, Edge, Layers, Planet,
     PlanetParams, Projection,
@@ -17,8 +18,8 @@ use std::collections::BTreeMap;
 const N: usize = CHUNK_SIZE as usize + 1;
 
 /// The graph of a version-`v` test planet.
-fn graph_n(v: u32) -> u32 {
-    if v >= 3 {
+fn graph_n(v: Version) -> u32 {
+    if v.has_water() {
         64
     } else {
         mangekyo_planet::DEFAULT_GRAPH_N
@@ -26,7 +27,7 @@ fn graph_n(v: u32) -> u32 {
 }
 
 /// A small planet (cube faces of 76 chunks at lod 0, 38 at max lod 1).
-fn small(v: u32) -> Planet {
+fn small(v: Version) -> Planet {
     Planet::new(PlanetParams {
         generator_version: v,
         graph_n: graph_n(v),
@@ -39,7 +40,7 @@ fn small(v: u32) -> Planet {
 
 /// A tiny planet (3 chunks along a cube face edge) whose edges can be
 /// swept completely.
-fn tiny(v: u32) -> Planet {
+fn tiny(v: Version) -> Planet {
     Planet::new(PlanetParams {
         generator_version: v,
         graph_n: graph_n(v),
@@ -50,7 +51,7 @@ fn tiny(v: u32) -> Planet {
     .unwrap()
 }
 
-fn earth(v: u32) -> Planet {
+fn earth(v: Version) -> Planet {
     Planet::new(PlanetParams {
         generator_version: v,
         graph_n: graph_n(v),
@@ -70,14 +71,14 @@ impl<'a> Chunks<'a> {
     fn new(planet: &'a Planet) -> Self {
         Chunks {
             planet,
-            layers: Layers::all(planet.generator_version()),
+            layers: planet.version().layers(),
             cache: BTreeMap::new(),
         }
     }
 
     /// Heights (and from version 3 the water, which carves them).
     fn heights(planet: &'a Planet) -> Self {
-        let water = if planet.generator_version() >= 3 {
+        let water = if planet.version().has_water() {
             Layers::WATER
         } else {
             Layers::NONE
@@ -173,28 +174,28 @@ fn check_neighbours(planet: &Planet, projection: Projection, lod: u32, spots: &[
 
 #[test]
 fn neighbouring_chunks_share_their_edges_in_every_projection() {
-    neighbouring_chunks_share_their_edges_in_every_projection_at(1);
+    neighbouring_chunks_share_their_edges_in_every_projection_at(Version::V1);
 }
 
 /// The same on a version-2 (plates) planet.
 #[test]
 fn neighbouring_chunks_share_their_edges_in_every_projection_v2() {
-    neighbouring_chunks_share_their_edges_in_every_projection_at(2);
+    neighbouring_chunks_share_their_edges_in_every_projection_at(Version::V2);
 }
 
 /// The same on a version-3 (water) planet.
 #[test]
 fn neighbouring_chunks_share_their_edges_in_every_projection_v3() {
-    neighbouring_chunks_share_their_edges_in_every_projection_at(3);
+    neighbouring_chunks_share_their_edges_in_every_projection_at(Version::V3);
 }
 
 /// The same on a version-4 (climate and blended biomes) planet.
 #[test]
 fn neighbouring_chunks_share_their_edges_in_every_projection_v4() {
-    neighbouring_chunks_share_their_edges_in_every_projection_at(4);
+    neighbouring_chunks_share_their_edges_in_every_projection_at(Version::V4);
 }
 
-fn neighbouring_chunks_share_their_edges_in_every_projection_at(v: u32) {
+fn neighbouring_chunks_share_their_edges_in_every_projection_at(v: Version) {
     let (small, earth) = (small(v), earth(v));
     for projection in Projection::ALL {
         for lod in [0, small.space().max_lod()] {
@@ -216,28 +217,28 @@ fn neighbouring_chunks_share_their_edges_in_every_projection_at(v: u32) {
 
 #[test]
 fn the_date_line_and_the_poles_are_one_set_of_points() {
-    the_date_line_and_the_poles_are_one_set_of_points_at(1);
+    the_date_line_and_the_poles_are_one_set_of_points_at(Version::V1);
 }
 
 /// The same on a version-2 (plates) planet.
 #[test]
 fn the_date_line_and_the_poles_are_one_set_of_points_v2() {
-    the_date_line_and_the_poles_are_one_set_of_points_at(2);
+    the_date_line_and_the_poles_are_one_set_of_points_at(Version::V2);
 }
 
 /// The same on a version-3 (water) planet.
 #[test]
 fn the_date_line_and_the_poles_are_one_set_of_points_v3() {
-    the_date_line_and_the_poles_are_one_set_of_points_at(3);
+    the_date_line_and_the_poles_are_one_set_of_points_at(Version::V3);
 }
 
 /// The same on a version-4 (climate and blended biomes) planet.
 #[test]
 fn the_date_line_and_the_poles_are_one_set_of_points_v4() {
-    the_date_line_and_the_poles_are_one_set_of_points_at(4);
+    the_date_line_and_the_poles_are_one_set_of_points_at(Version::V4);
 }
 
-fn the_date_line_and_the_poles_are_one_set_of_points_at(v: u32) {
+fn the_date_line_and_the_poles_are_one_set_of_points_at(v: Version) {
     let planet = small(v);
     let mut chunks = Chunks::new(&planet);
     let p = Projection::Equirectangular;
@@ -272,28 +273,28 @@ fn the_date_line_and_the_poles_are_one_set_of_points_at(v: u32) {
 
 #[test]
 fn the_octahedral_border_folds_onto_itself() {
-    the_octahedral_border_folds_onto_itself_at(1);
+    the_octahedral_border_folds_onto_itself_at(Version::V1);
 }
 
 /// The same on a version-2 (plates) planet.
 #[test]
 fn the_octahedral_border_folds_onto_itself_v2() {
-    the_octahedral_border_folds_onto_itself_at(2);
+    the_octahedral_border_folds_onto_itself_at(Version::V2);
 }
 
 /// The same on a version-3 (water) planet.
 #[test]
 fn the_octahedral_border_folds_onto_itself_v3() {
-    the_octahedral_border_folds_onto_itself_at(3);
+    the_octahedral_border_folds_onto_itself_at(Version::V3);
 }
 
 /// The same on a version-4 (climate and blended biomes) planet.
 #[test]
 fn the_octahedral_border_folds_onto_itself_v4() {
-    the_octahedral_border_folds_onto_itself_at(4);
+    the_octahedral_border_folds_onto_itself_at(Version::V4);
 }
 
-fn the_octahedral_border_folds_onto_itself_at(v: u32) {
+fn the_octahedral_border_folds_onto_itself_at(v: Version) {
     for (planet, all_layers) in [(small(v), true), (earth(v), false)] {
         let mut chunks = if all_layers {
             Chunks::new(&planet)
@@ -432,28 +433,28 @@ fn check_cube_edges(planet: &Planet, p: Projection, lod: u32, along: &[u64]) {
 
 #[test]
 fn every_cube_edge_joins_bit_for_bit() {
-    every_cube_edge_joins_bit_for_bit_at(1);
+    every_cube_edge_joins_bit_for_bit_at(Version::V1);
 }
 
 /// The same on a version-2 (plates) planet.
 #[test]
 fn every_cube_edge_joins_bit_for_bit_v2() {
-    every_cube_edge_joins_bit_for_bit_at(2);
+    every_cube_edge_joins_bit_for_bit_at(Version::V2);
 }
 
 /// The same on a version-3 (water) planet.
 #[test]
 fn every_cube_edge_joins_bit_for_bit_v3() {
-    every_cube_edge_joins_bit_for_bit_at(3);
+    every_cube_edge_joins_bit_for_bit_at(Version::V3);
 }
 
 /// The same on a version-4 (climate and blended biomes) planet.
 #[test]
 fn every_cube_edge_joins_bit_for_bit_v4() {
-    every_cube_edge_joins_bit_for_bit_at(4);
+    every_cube_edge_joins_bit_for_bit_at(Version::V4);
 }
 
-fn every_cube_edge_joins_bit_for_bit_at(v: u32) {
+fn every_cube_edge_joins_bit_for_bit_at(v: Version) {
     let planet = tiny(v);
     let all: Vec<u64> = (0..planet.space().quarter_chunks()).collect();
     for p in [Projection::Cube, Projection::TangentCube] {
@@ -463,23 +464,23 @@ fn every_cube_edge_joins_bit_for_bit_at(v: u32) {
 
 #[test]
 fn cube_edges_join_on_an_earth_sized_planet() {
-    cube_edges_join_on_an_earth_sized_planet_at(1);
+    cube_edges_join_on_an_earth_sized_planet_at(Version::V1);
 }
 
 /// The same on a version-2 (plates) planet.
 #[test]
 fn cube_edges_join_on_an_earth_sized_planet_v2() {
-    cube_edges_join_on_an_earth_sized_planet_at(2);
+    cube_edges_join_on_an_earth_sized_planet_at(Version::V2);
 }
 
-fn cube_edges_join_on_an_earth_sized_planet_at(v: u32) {
+fn cube_edges_join_on_an_earth_sized_planet_at(v: Version) {
     let planet = earth(v);
     for p in [Projection::Cube, Projection::TangentCube] {
         let per = planet.space().chunk_grid(p, 9).0 / 3;
         // Version 2 costs ~1.6× per sample (plates, crust across): its CI
         // run checks both ends of every edge (the corners) and leaves the
         // middle to `every_earth_cube_edge_chunk_v2`'s strided sweep.
-        let along: &[u64] = if v == 1 {
+        let along: &[u64] = if !v.has_plates() {
             &[0, per / 2, per - 1]
         } else {
             &[0, per - 1]
@@ -499,16 +500,16 @@ fn cube_edges_join_on_an_earth_sized_planet_at(v: u32) {
 /// --test seams every_earth_cube_edge_chunk -- --nocapture`.
 #[test]
 fn every_earth_cube_edge_chunk() {
-    every_earth_cube_edge_chunk_at(1);
+    every_earth_cube_edge_chunk_at(Version::V1);
 }
 
 /// The same on a version-2 (plates) planet.
 #[test]
 fn every_earth_cube_edge_chunk_v2() {
-    every_earth_cube_edge_chunk_at(2);
+    every_earth_cube_edge_chunk_at(Version::V2);
 }
 
-fn every_earth_cube_edge_chunk_at(v: u32) {
+fn every_earth_cube_edge_chunk_at(v: Version) {
     let planet = earth(v);
     let per = planet.space().chunk_grid(Projection::TangentCube, 9).0 / 3;
     let full = std::env::var("MANGEKYO_SLOW_TESTS").as_deref() == Ok("1");
@@ -534,7 +535,7 @@ fn every_earth_cube_edge_chunk_at(v: u32) {
 /// or lower neighbour, and compare the shared edge (heights, water, flow).
 #[test]
 fn a_river_crosses_a_chunk_edge_without_a_seam() {
-    let planet = small(3);
+    let planet = small(Version::V3);
     let tier = planet.coarse_tier().unwrap();
     let hydro = tier.hydro.as_ref().unwrap();
     let graph = mangekyo_planet::graph::SphereGraph::new(tier.n, planet.params().seed).unwrap();
@@ -598,7 +599,7 @@ fn a_river_crosses_a_chunk_edge_without_a_seam() {
 /// at each such level (coarser levels sample the same function).
 #[test]
 fn a_river_wider_than_two_samples_appears_at_every_level() {
-    let planet = earth(3);
+    let planet = earth(Version::V3);
     let tier = planet.coarse_tier().unwrap();
     let hydro = tier.hydro.as_ref().unwrap();
     let graph = mangekyo_planet::graph::SphereGraph::new(tier.n, planet.params().seed).unwrap();
@@ -640,7 +641,7 @@ fn a_river_wider_than_two_samples_appears_at_every_level() {
 /// finer level's extra height detail.
 #[test]
 fn the_climate_is_one_function_at_every_level() {
-    let planet = small(4);
+    let planet = small(Version::V4);
     let layers = Layers {
         height: true,
         temperature: true,

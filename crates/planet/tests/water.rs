@@ -1,4 +1,4 @@
-//! The flow oracles of `spec/planet-geology.md` §6 on real planets and on
+//! The flow oracles (`docs/planet.md`, "Test oracles") on real planets and on
 //! synthetic surfaces: receivers form a forest rooted in the sea or a
 //! closed lake, the flood order is a stack order, discharge is conserved
 //! exactly, every receiver edge outside lakes runs strictly downhill, every

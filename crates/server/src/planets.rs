@@ -11,9 +11,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
-use mangekyo_planet::{
-    GENERATOR_VERSION, LATEST_GENERATOR_VERSION, Planet, PlanetError, PlanetParams,
-};
+use mangekyo_planet::{Planet, PlanetError, PlanetParams, Version};
 use mangekyo_store::Store;
 use quick_cache::sync::Cache;
 
@@ -75,21 +73,29 @@ impl LoadedPlanet {
             .clone()
     }
 
-    /// The planet generator version it is generated with (its own).
-    pub fn version(&self) -> u32 {
-        self.params
-            .as_ref()
-            .map_or(self.record.generator_version, |p| p.generator_version)
+    /// The planet generator version it is generated with (its own), if
+    /// this build can generate its parameters.
+    pub fn version(&self) -> Result<Version, ApiError> {
+        self.params().map(|p| p.generator_version)
     }
 
     /// The cache lifetime of a URL of this planet: immutable when it pins
-    /// both the generator version (`v`, the planet's own) and this planet's
-    /// parameter hash (`p`), short when it pins neither; a URL pinning
-    /// other values names content this server cannot produce (404).
+    /// both a released generator version (`v`, the planet's own) and this
+    /// planet's parameter hash (`p`), short when it pins neither or the
+    /// version is unreleased (`v=next`: its bytes change between builds);
+    /// a URL pinning other values names content this server cannot
+    /// produce (404).
     pub fn lifetime(&self, query: &Params) -> Result<Lifetime, ApiError> {
-        self.params()?;
-        let version = self.version();
-        let v = query.parse::<u32>("v", "a generator version number")?;
+        let version = self.version()?;
+        // A number this build does not know (a newer server's version)
+        // is content that cannot be produced here (404), not a bad URL.
+        let v = match query.text("v") {
+            None => None,
+            Some("next") => Some("next".to_owned()),
+            Some(_) => query
+                .parse::<u32>("v", "a generator version: a number, or next")?
+                .map(|n| n.to_string()),
+        };
         let p = query.text("p");
         let gone = |parameter: &str, message: String, expected: String| ApiError {
             status: StatusCode::NOT_FOUND,
@@ -98,7 +104,7 @@ impl LoadedPlanet {
             parameter: Some(parameter.to_owned()),
             expected: Some(expected),
         };
-        if let Some(v) = v.filter(|&v| v != version) {
+        if let Some(v) = v.as_deref().filter(|&v| v != version.name()) {
             let message = format!(
                 "planet {} is generated with planet generator version {version}; v={v} cannot be produced for it",
                 self.record.id
@@ -112,7 +118,7 @@ impl LoadedPlanet {
             );
             return Err(gone("p", message, self.params_hash.clone()));
         }
-        Ok(if v.is_some() && p.is_some() {
+        Ok(if v.is_some() && p.is_some() && version.is_released() {
             Lifetime::Immutable
         } else {
             Lifetime::Seconds(UNPINNED_SECONDS)
@@ -121,7 +127,8 @@ impl LoadedPlanet {
 
     /// `?v=…&p=…` for this planet's pinned URLs.
     pub fn pin_query(&self) -> String {
-        format!("v={}&p={}", self.version(), self.params_hash)
+        let version = self.version().map_or_else(|_| String::new(), |v| v.name());
+        format!("v={version}&p={}", self.params_hash)
     }
 }
 
@@ -133,7 +140,7 @@ pub(crate) fn params_hash(params: &PlanetParams) -> String {
 
 /// Parses the parameters of a planet being created: as [`parse_params`],
 /// but an object without `generator_version` makes a planet of the newest
-/// version ([`LATEST_GENERATOR_VERSION`]; stored records keep theirs).
+/// version ([`Version::DEFAULT`]; stored records keep theirs).
 pub fn parse_new_params(value: serde_json::Value) -> Result<PlanetParams, ApiError> {
     let mut value = value;
     PlanetParams::fill_new_planet_version(&mut value);
@@ -215,8 +222,11 @@ fn unusable(record: &mangekyo_store::Planet, err: &ApiError) -> ApiError {
         status: StatusCode::CONFLICT,
         code: "planet_unusable",
         message: format!(
-            "planet {} was stored for planet generator version {} and this server (versions {GENERATOR_VERSION} to {LATEST_GENERATOR_VERSION}) cannot use it: {}",
-            record.id, record.generator_version, err.message
+            "planet {} was stored for planet generator version {} and this server (which generates {}) cannot use it: {}",
+            record.id,
+            record.generator_version,
+            Version::expected(),
+            err.message
         ),
         parameter: err.parameter.clone(),
         expected: err.expected.clone(),
@@ -297,38 +307,49 @@ mod tests {
             parse_params(json!({"generator_version": 2}))
                 .unwrap()
                 .generator_version,
-            2
+            Version::V2
         );
         let e = parse_params(json!({"generator_version": 5})).unwrap_err();
         assert_eq!(e.parameter.as_deref(), Some("params.generator_version"));
-        assert_eq!(parse_params(json!({})).unwrap().generator_version, 1);
-        assert_eq!(parse_new_params(json!({})).unwrap().generator_version, 4);
+        assert_eq!(
+            parse_params(json!({})).unwrap().generator_version,
+            Version::LEGACY
+        );
+        assert_eq!(
+            parse_new_params(json!({})).unwrap().generator_version,
+            Version::DEFAULT
+        );
         let v3 = parse_new_params(json!({"generator_version": 3})).unwrap();
-        assert_eq!(v3.generator_version, 3);
+        assert_eq!(v3.generator_version, Version::V3);
         let v1 = parse_new_params(json!({"generator_version": 1})).unwrap();
-        assert_eq!(v1.generator_version, 1);
+        assert_eq!(v1.generator_version, Version::V1);
+        let next = parse_new_params(json!({"generator_version": "next"})).unwrap();
+        assert_eq!(next.generator_version, Version::Next);
         for (field, value) in [("graph_n", json!(8)), ("plate_count", json!(3))] {
             let e = parse_new_params(json!({ field: value })).unwrap_err();
             assert_eq!(e.parameter.unwrap(), format!("params.{field}"));
         }
     }
 
-    #[test]
-    fn pins_decide_lifetimes() {
-        let record = mangekyo_store::Planet {
+    fn record(version: Version) -> mangekyo_store::Planet {
+        mangekyo_store::Planet {
             id: 3,
             name: "x".into(),
             params: serde_json::to_value(PlanetParams {
-                generator_version: GENERATOR_VERSION,
+                generator_version: version,
                 ..PlanetParams::default()
             })
             .unwrap(),
-            generator_version: GENERATOR_VERSION,
+            generator_version: version.code(),
             created_at_ms: 0,
-        };
-        let planet = LoadedPlanet::new(record);
+        }
+    }
+
+    #[test]
+    fn pins_decide_lifetimes() {
+        let planet = LoadedPlanet::new(record(Version::V1));
         let q = |pairs: &[(&str, &str)]| Params::from_pairs("query", pairs);
-        let v = GENERATOR_VERSION.to_string();
+        let v = Version::V1.name();
         let p = planet.params_hash.clone();
         assert_eq!(
             planet.lifetime(&q(&[("v", &v), ("p", &p)])).unwrap(),
@@ -346,17 +367,28 @@ mod tests {
             (StatusCode::NOT_FOUND, Some("p"))
         );
         assert!(planet.lifetime(&q(&[("v", "999"), ("p", &p)])).is_err());
+        assert!(planet.lifetime(&q(&[("v", "next"), ("p", &p)])).is_err());
+        // The unreleased version is pinned like any other, but its bytes
+        // change between builds: never immutable.
+        let next = LoadedPlanet::new(record(Version::Next));
+        let p = next.params_hash.clone();
+        assert_eq!(next.pin_query(), format!("v=next&p={p}"));
+        assert_eq!(
+            next.lifetime(&q(&[("v", "next"), ("p", &p)])).unwrap(),
+            Lifetime::Seconds(UNPINNED_SECONDS)
+        );
+        assert!(next.lifetime(&q(&[("v", "4"), ("p", &p)])).is_err());
     }
 
     #[test]
     fn records_from_other_versions_are_refused_by_name() {
         let mut params = serde_json::to_value(PlanetParams::default()).unwrap();
-        params["generator_version"] = json!(LATEST_GENERATOR_VERSION + 7);
+        params["generator_version"] = json!(11);
         let record = mangekyo_store::Planet {
             id: 9,
             name: "old".into(),
             params,
-            generator_version: LATEST_GENERATOR_VERSION + 7,
+            generator_version: 11,
             created_at_ms: 0,
         };
         let e = LoadedPlanet::new(record).params().unwrap_err();

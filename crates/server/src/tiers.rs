@@ -137,7 +137,7 @@ impl Tiers {
         planet: &Arc<LoadedPlanet>,
     ) -> Result<TierStatus, ApiError> {
         let params = *planet.params()?;
-        if params.generator_version < 2 {
+        if !params.generator_version.has_plates() {
             return Ok(TierStatus {
                 state: "not_needed",
                 progress: None,
@@ -259,7 +259,7 @@ impl Shared {
         }
         let rows = planet
             .params()
-            .map_or(0, |p| CoarseTier::rows(p.graph_n, p.generator_version));
+            .map_or(0, |p| p.generator_version.tier_layout().rows(p.graph_n));
         let start = Progress::Computing {
             since: Instant::now(),
             rows_done: Arc::new(AtomicU32::new(0)),
@@ -301,7 +301,16 @@ impl Shared {
         progress: &Progress,
     ) -> Result<(Arc<CoarseTier>, Origin), ApiError> {
         let blob_key = blob_key(key);
-        match store.get_blob(&blob_key).await {
+        // An unreleased version's tier is a function of this build, not of
+        // its parameters alone: never read from or written to the store,
+        // where another build's tier would match its key.
+        let persist = planet.version()?.is_released();
+        let stored = if persist {
+            store.get_blob(&blob_key).await
+        } else {
+            Ok(None)
+        };
+        match stored {
             Ok(Some(bytes)) => match CoarseTier::from_bytes(&bytes) {
                 Ok(tier) if tier.key == key => {
                     tracing::info!(key = %blob_key, bytes = bytes.len(), "coarse tier loaded");
@@ -328,14 +337,12 @@ impl Shared {
         let started = Instant::now();
         let tier = tokio::task::spawn_blocking(move || -> Result<Option<CoarseTier>, ApiError> {
             let built = planet.planet()?;
-            Ok(CoarseTier::compute_observed(
-                &built,
-                Level::best(),
-                &|rows| {
+            built
+                .compute_tier_observed(Level::best(), &|rows| {
                     rows_done.fetch_add(rows, Ordering::Relaxed);
                     !closed.load(Ordering::Relaxed)
-                },
-            ))
+                })
+                .map_err(|e| crate::planets::planet_error(&e))
         })
         .await
         .map_err(|e| ApiError::internal("computing a coarse tier", &e))??
@@ -349,6 +356,9 @@ impl Shared {
         );
         // Stored only whole, in one transaction; a failure to store it is
         // logged and costs only a recomputation elsewhere.
+        if !persist {
+            return Ok((Arc::new(tier), Origin::Computed));
+        }
         if let Err(e) = store.put_blob(&blob_key, &bytes).await {
             tracing::warn!(key = %blob_key, error = %e, "storing a coarse tier");
         }
@@ -372,7 +382,11 @@ pub(crate) async fn ready_or_retry(
     planet: &Arc<LoadedPlanet>,
 ) -> Result<Option<Arc<CoarseTier>>, axum::response::Response> {
     use axum::response::IntoResponse;
-    if planet.version() < 2 {
+    if !planet
+        .version()
+        .map_err(IntoResponse::into_response)?
+        .has_plates()
+    {
         return Ok(None);
     }
     match state
@@ -406,7 +420,10 @@ pub(crate) async fn ready_for_samples(
     state: &crate::state::AppState,
     planet: &Arc<LoadedPlanet>,
 ) -> Result<Option<Arc<CoarseTier>>, axum::response::Response> {
-    if planet.version() < 3 {
+    let version = planet
+        .version()
+        .map_err(axum::response::IntoResponse::into_response)?;
+    if !version.samples_read_tier() {
         return Ok(None);
     }
     ready_or_retry(state, planet).await

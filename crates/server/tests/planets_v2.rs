@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use common::{TestServer, built, chunk_url, small_params_v2};
 use mangekyo_formats::{ChunkFormat, chunk};
-use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Projection};
+use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Projection};
 use mangekyo_server::Limits;
 use mangekyo_store::testing::TestDb;
 use mangekyo_store::{Backend, Store};
@@ -52,7 +52,7 @@ async fn version_2_planets_have_plate_and_uplift_layers_everywhere() {
                     cy,
                 },
                 edge: Edge::Exclusive,
-                layers: Layers::all(2),
+                layers: mangekyo_planet::Version::V2.layers(),
             })
             .unwrap()
     };

@@ -8,7 +8,7 @@ mod common;
 
 use common::{TestServer, built, chunk_url, small_params_v2, small_params_v3};
 use mangekyo_formats::{ChunkFormat, chunk};
-use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Projection};
+use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Projection};
 use mangekyo_store::Backend;
 use mangekyo_store::testing::TestDb;
 use serde_json::{Value, json};
@@ -49,7 +49,7 @@ async fn version_3_planets_have_water_and_flow_and_rivers() {
                 cy,
             },
             edge: Edge::Exclusive,
-            layers: Layers::all(3),
+            layers: mangekyo_planet::Version::V3.layers(),
         })
         .unwrap();
     assert!(

@@ -13,6 +13,8 @@ use mangekyo_formats::roblox::{
     MATERIAL_LEGEND, MATERIAL_LEGEND_V4, material_index, material_index_at,
 };
 use mangekyo_formats::{ChunkFormat, chunk, planet_bin};
+use mangekyo_planet::Version;
+use mangekyo_planet::version::BiomeSet;
 use mangekyo_planet::{Biome, ChunkAddress, ChunkRequest, Edge, Layers, Projection};
 use mangekyo_store::Backend;
 use mangekyo_store::testing::TestDb;
@@ -58,7 +60,7 @@ async fn new_planets_are_version_4_with_precipitation_and_biome_weights() {
             })
             .unwrap()
     };
-    let sampled = sample(Layers::all(4), Edge::Exclusive);
+    let sampled = sample(mangekyo_planet::Version::V4.layers(), Edge::Exclusive);
     let at = |extra: &str| chunk_url(&planet, "tangent_cube", 0, cx, cy, extra);
 
     // JSON: every layer of version 4 by default, the library's bytes.
@@ -214,7 +216,7 @@ async fn new_planets_are_version_4_with_precipitation_and_biome_weights() {
     for k in 0..N2 {
         let b = sampled.biome[k];
         assert_eq!(biomes[k], u64::from(b.index()), "biome at {k}");
-        let want = material_index_at(b, Some(sampled.temperature[k]), 4);
+        let want = material_index_at(b, Some(sampled.temperature[k]), BiomeSet::Blended17);
         assert_eq!(materials[k], u64::from(want), "material at {k}");
     }
     assert!(
@@ -233,7 +235,7 @@ async fn older_planets_refuse_the_climate_layers_and_keep_format_1() {
     let v3 = server.create_planet("rivers", small_params_v3(6)).await;
     assert_eq!(v1["generator_version"], 1);
     assert_eq!(v3["generator_version"], 3);
-    for (planet, version, mask) in [(&v1, 1u32, 0x0f_u16), (&v3, 3, 0xff)] {
+    for (planet, version, mask) in [(&v1, Version::V1, 0x0f_u16), (&v3, Version::V3, 0xff)] {
         // bin stays format 1 with its 48-byte header and its old mask.
         let url = chunk_url(planet, "tangent_cube", 0, 1, 1, "format=bin");
         let (status, _, bin) = server.bytes(&url).await;
@@ -311,7 +313,7 @@ async fn older_planets_refuse_the_climate_layers_and_keep_format_1() {
                     cy: 1,
                 },
                 edge: Edge::Exclusive,
-                layers: Layers::all(version),
+                layers: version.layers(),
             })
             .unwrap();
         let materials = answer["chunks"][0]["layers"]["material"]

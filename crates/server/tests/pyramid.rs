@@ -95,7 +95,7 @@ async fn pyramid_tiles_are_the_library_s_and_share_edges_across_faces() {
         &tile,
         layers,
         &samples,
-        4,
+        mangekyo_planet::Version::V4,
         library.space().pyramid_spacing(1),
     )
     .unwrap();

@@ -20,7 +20,7 @@ pub type Refusal = String;
 pub fn generator_versions() -> Value {
     json!({
         "caves": mangekyo_caves::GENERATOR_VERSION,
-        "planet": mangekyo_planet::LATEST_GENERATOR_VERSION,
+        "planet": mangekyo_planet::Version::DEFAULT,
         "dungeon": mangekyo_dungeon::GENERATOR_VERSION,
         "island": mangekyo_island::GENERATOR_VERSION,
     })
@@ -133,9 +133,9 @@ pub fn planet_chunk(
     layers: Option<&str>,
 ) -> Result<mangekyo_planet::Chunk, Refusal> {
     let projection = parse_projection(projection)?;
-    let version = planet.generator_version();
+    let version = planet.version();
     let layers = match layers {
-        None | Some("") => Layers::all(version),
+        None | Some("") => version.layers(),
         Some(list) => Layers::parse_for(list, version).map_err(|e| e.to_string())?,
     };
     let req = ChunkRequest {
@@ -296,8 +296,8 @@ mod tests {
         assert!(err.contains("cy"), "{err}");
         let planet = planet(None).unwrap();
         assert_eq!(
-            planet.generator_version(),
-            1,
+            planet.version(),
+            mangekyo_planet::Version::V1,
             "no parameters: version 1, as stored"
         );
         let err = planet_chunk(&planet, "mercator", 0, 0, 0, None)

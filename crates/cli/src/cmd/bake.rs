@@ -156,7 +156,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     // Every flag is checked before the planet's coarse tier is computed
     // (seconds): a typo is answered at once, not after the wait.
     let planet = common.planet.planet()?;
-    let recipe = Recipe::new(&plan.kind, planet.generator_version())?;
+    let recipe = Recipe::new(&plan.kind, planet.version())?;
     let space = *planet.space();
     recipe.check_levels(&plan, &space)?;
     let grid = |level: u32| recipe.grid(&space, level);

@@ -105,10 +105,11 @@ pub(crate) struct ParamArgs {
     /// Axial tilt in degrees (-90..=90).
     #[arg(long, allow_hyphen_values = true)]
     axial_tilt: Option<f64>,
-    /// Planet generator version: 1 (noise belts), 2 (plates), 3 (erosion, rivers and lakes) or 4
-    /// (climate with rain shadows and blended biomes; the default).
+    /// Planet generator version: 1 (noise belts), 2 (plates), 3 (erosion, rivers and lakes), 4
+    /// (climate with rain shadows and blended biomes; the default), or next (unreleased: its
+    /// output may change from one build to the next).
     #[arg(long)]
-    generator_version: Option<u32>,
+    generator_version: Option<mangekyo_planet::Version>,
     /// Sphere-graph cells along a cube face's edge (version 2; 16..=1024).
     #[arg(long)]
     graph_n: Option<u32>,
@@ -154,8 +155,10 @@ impl ParamArgs {
                 *field = v;
             }
         }
+        if let Some(v) = self.generator_version {
+            p.generator_version = v;
+        }
         let whole = [
-            (self.generator_version, &mut p.generator_version),
             (self.graph_n, &mut p.graph_n),
             (self.plate_count, &mut p.plate_count),
         ];
@@ -274,17 +277,14 @@ pub(crate) fn with_tier(planet: Planet) -> anyhow::Result<Planet> {
         return Ok(planet);
     }
     let p = planet.params();
-    let rows = mangekyo_planet::tier::CoarseTier::rows(p.graph_n, p.generator_version);
+    let rows = p.generator_version.tier_layout().rows(p.graph_n);
     let bar = progress(u64::from(rows), "rows of the coarse tier");
-    let tier = mangekyo_planet::tier::CoarseTier::compute_observed(
-        &planet,
-        mangekyo_core::noise::Level::best(),
-        &|n| {
+    let tier = planet
+        .compute_tier_observed(mangekyo_core::noise::Level::best(), &|n| {
             bar.inc(u64::from(n));
             true
-        },
-    )
-    .context("computing the coarse tier")?;
+        })?
+        .context("computing the coarse tier")?;
     bar.finish_and_clear();
     planet.install_tier(std::sync::Arc::new(tier))?;
     Ok(planet)
@@ -375,9 +375,7 @@ fn chunks(args: &ChunkArgs) -> anyhow::Result<()> {
     let planet = with_tier(args.params.planet()?)?;
     let projection: Projection = args.projection.parse()?;
     let edge: Edge = args.edge.parse()?;
-    let layers = args
-        .format
-        .layers(Some(&args.layers), planet.generator_version())?;
+    let layers = args.format.layers(Some(&args.layers), planet.version())?;
     let addresses = match (args.lat, args.lon) {
         (Some(lat), Some(lon)) => {
             let at = planet

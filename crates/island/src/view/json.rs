@@ -1,5 +1,5 @@
-//! The JSON form of an island (see `spec/island.md`): what `mangekyo island
-//! generate --format json` prints and the server returns.
+//! The JSON form of an island: what `mangekyo island generate --format
+//! json` prints and the server returns.
 
 use crate::map::{Assignment, IslandMap, LocationName};
 use crate::{Definitions, GENERATOR_VERSION};

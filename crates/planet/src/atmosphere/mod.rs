@@ -1,4 +1,4 @@
-//! Version 4's climate (`spec/planet-geology.md` §2.4): temperature from
+//! Version 4's climate (`docs/planet.md`, "Stages"): temperature from
 //! annual-mean insolation, three wind cells per hemisphere, and moisture
 //! carried along the wind with rain shadows behind ranges.
 //!

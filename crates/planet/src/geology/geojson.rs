@@ -127,7 +127,7 @@ pub fn plates_geojson(
     Ok(json!({
         "type": "FeatureCollection",
         "properties": {
-            "generator_version": planet.generator_version(),
+            "generator_version": planet.version(),
             "params_hash": format!("{:016x}", planet.params().content_hash()),
             "cell_deg": cell_deg,
             "plates": plates.len(),
@@ -163,7 +163,7 @@ mod tests {
         assert_eq!(kinds.len(), 3, "{kinds:?}");
         assert!(plates_geojson(&planet, 7.0).is_err());
         let v1 = crate::Planet::new(crate::PlanetParams {
-            generator_version: 1,
+            generator_version: crate::Version::V1,
             ..crate::PlanetParams::default()
         })
         .unwrap();

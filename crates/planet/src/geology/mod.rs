@@ -1,5 +1,5 @@
 //! Plates as a pure function of the direction (tier T0 of
-//! `spec/planet-geology.md` §2.1): no simulation, so continents and
+//! `docs/planet.md`, "Tiers"): no simulation, so continents and
 //! mountain belts do not depend on any grid resolution.
 //!
 //! ```text

@@ -86,11 +86,11 @@ fn lon_lat(p: &LatLon) -> Value {
 /// The rivers, lakes and basins (version 3; the coarse tier is computed
 /// on first use), optionally only those with a point inside `bbox`.
 pub fn rivers_geojson(planet: &Planet, bbox: Option<BBox>) -> Result<Value, PlanetError> {
-    if planet.generator_version() < 3 {
+    if !planet.version().has_water() {
         return Err(PlanetError::param(
             "generator_version",
-            planet.generator_version(),
-            "3 or later (rivers exist from version 3)",
+            planet.version(),
+            "a version with rivers (3 or later)",
         ));
     }
     let tier = planet.coarse_tier()?;
@@ -267,7 +267,7 @@ pub fn rivers_geojson(planet: &Planet, bbox: Option<BBox>) -> Result<Value, Plan
     Ok(json!({
         "type": "FeatureCollection",
         "properties": {
-            "generator_version": planet.generator_version(),
+            "generator_version": planet.version(),
             "params_hash": format!("{:016x}", planet.params().content_hash()),
             "graph_n": tier.n,
             "land_area_km2": land_km2,

@@ -1,4 +1,4 @@
-//! Water on the coarse graph (`spec/planet-geology.md` §2.2–2.3): flow
+//! Water on the coarse graph (`docs/planet.md`, "Stages"): flow
 //! routing with depressions resolved, stream-power erosion, and the rivers
 //! and lakes that chunks carve (generator version 3).
 //!

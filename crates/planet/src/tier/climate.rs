@@ -1,7 +1,18 @@
-//! Version 4's per-node climate products of the tier: the wetland weights
-//! and the biome quantile tables.
+//! The circulation climate's per-node products of the tier: the wetland
+//! weights and the biome quantile tables.
 
-use super::*;
+use super::{AtLevel, CoarseTier, HydroFields};
+use crate::PlanetParams;
+use crate::atmosphere::fields::ClimateGrid;
+use crate::atmosphere::{Atmosphere, pet};
+use crate::chunk::Layers;
+use crate::ecology::{BiomeTables, band_of};
+use crate::geo::Dir;
+use crate::graph::SphereGraph;
+use crate::hydro::routing::NONE;
+use crate::stages::Stages;
+use mangekyo_core::noise::Level;
+use rayon::prelude::*;
 
 /// Wetland weight per node in 255ths: flat (the receiver edge falls less
 /// than 3 m/km, fully flat under 0.5) times wet (rain at least 1.5 × the
@@ -36,21 +47,21 @@ pub(super) fn wetland(
         .collect()
 }
 
-/// The biome quantile tables of a version-4 tier: the planet function at
+/// The biome quantile tables of a tier with the circulation climate: the planet function at
 /// every node (at the tier's spacing, with the tier's own climate and
 /// flat tables), area-weighted, over climate land (no override).
 pub(super) fn climate_tables(
-    planet: &Planet,
+    stages: &Stages,
     tier: &CoarseTier,
     graph: &SphereGraph,
     dirs: &[Dir],
     level: Level,
     observe: &(dyn Fn(u32) -> bool + Sync),
 ) -> Option<BiomeTables> {
-    let params = planet.params();
+    let params = &stages.params;
     let n = graph.n() as usize;
-    let view = crate::planet::WaterView::new(tier, params.seed, params.radius)?;
-    let detail = planet.detail(CoarseTier::spacing(params.radius, graph.n()));
+    let reader = tier.reader(params.seed, params.radius)?;
+    let detail = stages.detail(CoarseTier::spacing(params.radius, graph.n()));
     let layers = Layers {
         temperature: true,
         precipitation: true,
@@ -58,7 +69,7 @@ pub(super) fn climate_tables(
         ..Layers::NONE
     };
     let backend = AtLevel {
-        noises: planet.noise_backend(),
+        noises: &stages.noises,
         level,
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
@@ -70,14 +81,14 @@ pub(super) fn climate_tables(
                 return Vec::new();
             }
             let span = row * n..(row + 1) * n;
-            let s = planet.evaluate_full(
+            let s = stages.evaluate(
                 &backend,
                 level,
                 &detail,
                 &dirs[span.clone()],
                 layers,
                 None,
-                Some(&view),
+                Some(&reader),
             );
             if !observe(1) {
                 stop.store(true, std::sync::atomic::Ordering::Relaxed);

@@ -1,12 +1,16 @@
-//! The coarse tier T1 (`spec/planet-geology.md` §4): the planet's fields
-//! sampled once on its sphere graph and kept as a canonical little-endian
-//! blob, keyed by a hash of (generator version, parameters, N).
+//! The coarse tier T1 (docs/planet.md, "Tiers"): the planet's
+//! fields sampled once on its sphere graph and kept as a canonical
+//! little-endian blob, keyed by a hash of (generator version, parameters,
+//! N).
 //!
-//! Version 2's tier holds height, uplift and plate per node; version 3 adds
-//! the water ([`HydroFields`]: eroded heights, receivers, lakes and river
-//! segments), which version-3 chunks read; version 4 the climate
+//! What it holds follows its version's stages ([`TierLayout`]): with plates
+//! height, uplift and plate per node; with a water stage the water
+//! ([`HydroFields`]: eroded heights, receivers, lakes and river segments),
+//! which samples read; with the circulation climate the climate
 //! ([`ClimateTier`]: the climate grid, wetlands and biome tables,
-//! `climate.rs`). The blob's layout is in `blob.rs`. It is a cache of a pure
+//! `climate.rs`). It samples the planet function through the stages
+//! (`crate::stages::Stages`), never through the planet, and hands samples
+//! what they read of it as a `TierReader`. The blob's layout is in `blob.rs`. It is a cache of a pure
 //! function: deleting a stored blob changes no chunk byte (it is computed
 //! again, bit for bit). Rows are computed in
 //! parallel as pure gathers (each row has one writer and reads only the
@@ -20,8 +24,7 @@ mod climate;
 use climate::{climate_tables, wetland};
 
 use crate::atmosphere::fields::ClimateGrid;
-use crate::atmosphere::{Atmosphere, pet};
-use crate::ecology::{BANDS, BiomeTables, KNOTS, band_of};
+use crate::ecology::{BANDS, BiomeTables, KNOTS};
 use crate::geo::Dir;
 use crate::graph::SphereGraph;
 use crate::hydro::Mesh;
@@ -30,7 +33,9 @@ use crate::hydro::erosion::{self, ErosionParams};
 use crate::hydro::rivers::{self, Segment};
 use crate::hydro::routing::NONE;
 use crate::layers::{Layer, NoiseBackend, Noises, Positions};
-use crate::{Layers, Planet, PlanetError, PlanetParams};
+use crate::stages::{ClimateReader, Stages, TierReader};
+use crate::version::{Rain, TierLayout, Water};
+use crate::{Layers, PlanetError, PlanetParams};
 use mangekyo_core::hash::fnv1a64;
 use mangekyo_core::noise::Level;
 use rayon::prelude::*;
@@ -228,30 +233,24 @@ impl CoarseTier {
         let mut bytes = Vec::with_capacity(24);
         bytes.extend_from_slice(&MAGIC);
         bytes.extend_from_slice(&LAYOUT.to_le_bytes());
-        bytes.extend_from_slice(&params.generator_version.to_le_bytes());
+        bytes.extend_from_slice(&params.generator_version.code().to_le_bytes());
         bytes.extend_from_slice(&params.graph_n.to_le_bytes());
         bytes.extend_from_slice(&params.content_hash().to_le_bytes());
         fnv1a64(&bytes)
     }
 
-    /// Computes the tier of a version-2 planet on the current rayon pool,
-    /// with the noise at SIMD `level` (the result does not depend on
-    /// either). Use [`Planet::coarse_tier`] for the cached one.
-    pub fn compute(planet: &Planet, level: Level) -> CoarseTier {
-        CoarseTier::compute_observed(planet, level, &|_| true)
-            .unwrap_or_else(|| unreachable!("never cancelled"))
-    }
-
-    /// [`CoarseTier::compute`], calling `observe(rows)` as rows of nodes
-    /// finish (there are `6 · n` rows; from worker threads, in any order):
-    /// when it answers `false` the work stops and `None` comes back. What
-    /// it does changes no byte of the tier.
-    pub fn compute_observed(
-        planet: &Planet,
+    /// Computes the tier of `stages`' planet on the current rayon pool,
+    /// calling `observe(rows)` as rows of nodes finish (they add up to its
+    /// [`TierLayout::rows`]; from worker threads, in any order): when it
+    /// answers `false` the work stops and `None` comes back. Neither the
+    /// pool, `level` (the noise's SIMD level) nor `observe` changes a byte.
+    /// `crate::Planet::compute_tier` is the public entry.
+    pub(crate) fn compute_observed(
+        stages: &Stages,
         level: Level,
         observe: &(dyn Fn(u32) -> bool + Sync),
     ) -> Option<CoarseTier> {
-        let params = planet.params();
+        let params = &stages.params;
         let stop = std::sync::atomic::AtomicBool::new(false);
         let n = params
             .graph_n
@@ -260,13 +259,14 @@ impl CoarseTier {
         let graph = SphereGraph::new(n, params.seed)
             .unwrap_or_else(|e| unreachable!("graph_n checked: {e}"));
         let backend = AtLevel {
-            noises: planet.noise_backend(),
+            noises: &stages.noises,
             level,
         };
         // Octaves finer than a cell would only alias.
-        let detail = planet.detail(CoarseTier::spacing(params.radius, n));
-        let water = params.generator_version >= 3;
-        let asked = if params.generator_version == 3 {
+        let detail = stages.detail(CoarseTier::spacing(params.radius, n));
+        let water = stages.pipeline.water;
+        // The humidity stand-in for rain is sampled with the relief.
+        let asked = if water == Water::StreamPower(Rain::HumidityProxy) {
             Layers {
                 humidity: true,
                 ..Layers::HEIGHT
@@ -274,7 +274,7 @@ impl CoarseTier {
         } else {
             Layers::HEIGHT
         };
-        // Per row: heights, uplift, plates, humidity (version 3).
+        // Per row: heights, uplift, plates, humidity (the stand-in rain).
         type Row = (Vec<f32>, Vec<f32>, Vec<u16>, Vec<f32>);
         let rows: Vec<Row> = (0..6 * n)
             .into_par_iter()
@@ -284,15 +284,8 @@ impl CoarseTier {
                 }
                 let dirs: Vec<_> = (row * n..(row + 1) * n).map(|k| graph.node(k)).collect();
                 let mut geo = crate::geology::GeologySamples::default();
-                let s = planet.evaluate_full(
-                    &backend,
-                    level,
-                    &detail,
-                    &dirs,
-                    asked,
-                    Some(&mut geo),
-                    None,
-                );
+                let s =
+                    stages.evaluate(&backend, level, &detail, &dirs, asked, Some(&mut geo), None);
                 if !observe(1) {
                     stop.store(true, std::sync::atomic::Ordering::Relaxed);
                 }
@@ -319,8 +312,14 @@ impl CoarseTier {
             tier.plate.extend(p);
             humidity.extend(w);
         }
-        let Some(atm) = planet.atmosphere().filter(|_| water) else {
-            if water {
+        let rain = match water {
+            Water::None => return Some(tier),
+            Water::StreamPower(rain) => rain,
+        };
+        let atm = match (rain, &stages.circulation) {
+            (Rain::Climate, Some((atm, _))) => atm,
+            // The stand-in rain (or no circulation to rain from).
+            _ => {
                 let precipitation: Vec<f64> = humidity
                     .iter()
                     .map(|&u| 0.25 + 1.75 * f64::from(u))
@@ -332,10 +331,10 @@ impl CoarseTier {
                     &precipitation,
                     observe,
                 )?);
+                return Some(tier);
             }
-            return Some(tier);
         };
-        // Version 4: rain from the climate over the tectonic ground feeds
+        // The circulation's rain over the tectonic ground feeds
         // the erosion (one coupling iteration), then the climate is
         // computed again over the eroded ground.
         let dirs: Vec<Dir> = (0..count as u32).map(|k| graph.node(k)).collect();
@@ -358,23 +357,11 @@ impl CoarseTier {
             wetland,
             tables: BiomeTables::from_samples(&[]),
         });
-        let tables = climate_tables(planet, &tier, &graph, &dirs, level, observe)?;
+        let tables = climate_tables(stages, &tier, &graph, &dirs, level, observe)?;
         if let Some(c) = tier.climate.as_mut() {
             c.tables = tables;
         }
         Some(tier)
-    }
-
-    /// Rows of nodes [`CoarseTier::compute_observed`] reports for a tier
-    /// of `n` cells per face edge and `generator_version` (version 3's
-    /// water counts as another 6·n: it costs about what sampling does).
-    pub fn rows(n: u32, generator_version: u32) -> u32 {
-        match generator_version {
-            0..=2 => 6 * n,
-            3 => 12 * n,
-            // The climate: two grids and a pass over every node.
-            _ => 20 * n,
-        }
     }
 
     /// Bytes the tier holds in memory (about its blob's size).
@@ -396,33 +383,31 @@ impl CoarseTier {
         std::f64::consts::FRAC_PI_2 * radius / f64::from(n)
     }
 
-    /// The heights a tier of `n` cells per face edge holds at `nodes`,
-    /// bit for bit as [`CoarseTier::compute`] stores them (each node is a
-    /// pure function of its index): for checks that need a few nodes of a
-    /// large tier.
-    pub fn heights_at(planet: &Planet, n: u32, nodes: &[u32]) -> Result<Vec<f32>, PlanetError> {
-        planet.require_plates()?;
-        let graph = SphereGraph::new(n, planet.params().seed)?;
-        if let Some(&k) = nodes.iter().find(|&&k| k as usize >= graph.len()) {
-            return Err(PlanetError::address(
-                "node",
-                k,
-                format!("below {}", graph.len()),
-            ));
+    /// What samples read of this tier (`None` without water).
+    pub(crate) fn reader(&self, seed: u64, radius: f64) -> Option<TierReader<'_>> {
+        let hydro = self.hydro.as_ref()?;
+        let graph = SphereGraph::new(self.n, seed).ok()?;
+        Some(TierReader {
+            graph,
+            height: &self.height,
+            eroded: &hydro.eroded,
+            field: hydro.field(&graph, radius),
+            climate: self.climate.as_ref().map(|c| ClimateReader {
+                graph: c.grid.graph(seed),
+                grid: &c.grid,
+                wetland: &c.wetland,
+                tables: &c.tables,
+            }),
+        })
+    }
+
+    /// The layout it holds.
+    pub fn layout(&self) -> TierLayout {
+        match (&self.hydro, &self.climate) {
+            (_, Some(_)) => TierLayout::Climate,
+            (Some(_), None) => TierLayout::Water,
+            (None, None) => TierLayout::Plates,
         }
-        let dirs: Vec<_> = nodes.iter().map(|&k| graph.node(k)).collect();
-        let detail = planet.detail(CoarseTier::spacing(planet.params().radius, n));
-        Ok(planet
-            .evaluate_full(
-                planet.noise_backend(),
-                Level::best(),
-                &detail,
-                &dirs,
-                Layers::HEIGHT,
-                None,
-                None,
-            )
-            .height)
     }
 
     /// The sphere graph the fields live on (jitter seeded like the planet).
@@ -434,6 +419,7 @@ impl CoarseTier {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Planet;
 
     #[test]
     fn the_blob_is_the_same_on_1_and_2_threads_and_every_simd_level() {
@@ -447,7 +433,7 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap()
-                .install(|| CoarseTier::compute(&planet, level))
+                .install(|| planet.compute_tier(level).unwrap())
         };
         let reference = run(1, Level::Scalar);
         let want = reference.hash();

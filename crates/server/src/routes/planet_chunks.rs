@@ -105,7 +105,7 @@ async fn chunk(
     };
     let planet = state.planets.get(&state.store, id).await?;
     let layers = format
-        .layers(query.text("layers"), planet.version())
+        .layers(query.text("layers"), planet.version()?)
         .map_err(|e| ApiError::encoding(&e))?;
     let request = ChunkRequest { layers, ..request };
     let lifetime = planet.lifetime(&query)?;
@@ -124,7 +124,7 @@ async fn chunk(
     let key = format!(
         "planet_chunk/{}/v{}/{}/{}/{}/{}/{}/{}/{}",
         planet.params_hash,
-        planet.version(),
+        planet.version()?,
         a.projection.name(),
         a.lod,
         a.cx,
@@ -191,7 +191,7 @@ async fn preview(
     let key = format!(
         "planet_preview/{}/v{}/{width}/{layer_name}/{}",
         planet.params_hash,
-        planet.version(),
+        planet.version()?,
         overlay.name()
     );
     let content = state

@@ -88,7 +88,7 @@ async fn plates(
     let key = format!(
         "planet_plates/{}/v{}/{}",
         planet.params_hash,
-        planet.version(),
+        planet.version()?,
         cell_deg.to_bits()
     );
     let content = state
@@ -142,13 +142,11 @@ async fn rivers(
         .map_err(|e| planet_error(&e))?;
     let planet = state.planets.get(&state.store, id).await?;
     let lifetime = planet.lifetime(&query)?;
-    if planet.version() < 3 {
+    let version = planet.version()?;
+    if !version.has_water() {
         return Err(ApiError::invalid(
             "generator_version",
-            format!(
-                "planet {id} is generator version {}: rivers exist from version 3",
-                planet.version()
-            ),
+            format!("planet {id} is generator version {version}: rivers exist from version 3"),
             "a planet of generator version 3 or later",
         ));
     }
@@ -158,7 +156,7 @@ async fn rivers(
     let key = format!(
         "planet_rivers/{}/v{}/{}",
         planet.params_hash,
-        planet.version(),
+        planet.version()?,
         bbox.map_or_else(String::new, |b| format!(
             "{}/{}/{}/{}",
             b.west.to_bits(),

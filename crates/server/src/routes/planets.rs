@@ -64,8 +64,10 @@ pub(crate) struct PlanetView {
     /// Every parameter, defaults filled in.
     #[schema(value_type = Object)]
     pub params: serde_json::Value,
-    /// The planet generator version the parameters were stored for.
-    pub generator_version: u32,
+    /// The planet generator version the parameters were stored for: a
+    /// number, or `"next"` (unreleased).
+    #[schema(value_type = u32)]
+    pub generator_version: serde_json::Value,
     /// The hash that pins this planet's generated URLs (`p=`).
     pub params_hash: String,
     /// Creation time, RFC 3339 UTC.
@@ -147,7 +149,10 @@ fn view(planet: &LoadedPlanet) -> PlanetView {
             .ok()
             .and_then(|p| serde_json::to_value(p).ok())
             .unwrap_or_else(|| r.params.clone()),
-        generator_version: planet.version(),
+        generator_version: planet.version().map_or_else(
+            |_| serde_json::json!(r.generator_version),
+            |v| serde_json::json!(v),
+        ),
         params_hash: planet.params_hash.clone(),
         created_at: humantime::format_rfc3339_millis(created).to_string(),
         space: planet.params().ok().map(space_view),
@@ -158,8 +163,14 @@ fn view(planet: &LoadedPlanet) -> PlanetView {
             tiles: format!("{base}/tiles/{{z}}/{{x}}/{{y}}?{pin}"),
             tilejson: format!("{base}/tilejson.json?{pin}"),
             status: format!("{base}/status"),
-            plates: (planet.version() >= 2).then(|| format!("{base}/plates.geojson?{pin}")),
-            rivers: (planet.version() >= 3).then(|| format!("{base}/rivers.geojson?{pin}")),
+            plates: planet
+                .version()
+                .is_ok_and(|v| v.has_plates())
+                .then(|| format!("{base}/plates.geojson?{pin}")),
+            rivers: planet
+                .version()
+                .is_ok_and(|v| v.has_water())
+                .then(|| format!("{base}/rivers.geojson?{pin}")),
             this: base,
         },
         tier: None,
@@ -208,13 +219,15 @@ async fn create(
     let new = NewPlanet {
         name: body.name,
         params: normalised,
-        generator_version: params.generator_version,
+        // The store's column: the number, 0 for an unreleased version
+        // (the parameters name it).
+        generator_version: params.generator_version.code(),
     };
     let record = state.store.create(&new).await?;
     let planet = state.planets.remember(record);
-    tracing::info!(id = planet.record.id, name = %planet.record.name, version = params.generator_version, "planet created");
+    tracing::info!(id = planet.record.id, name = %planet.record.name, version = %params.generator_version, "planet created");
     let mut body = view(&planet);
-    let status = if params.generator_version >= 2 {
+    let status = if params.generator_version.has_plates() {
         // The record is committed: whatever happens to the tier now, the
         // planet is stored (its tier is recomputed or loaded on demand).
         let wait = state

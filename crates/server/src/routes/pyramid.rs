@@ -97,7 +97,7 @@ async fn tile(
     let x = path.require::<u32>("x", "a tile column (an integer from 0)")?;
     let y = path.require::<u32>("y", "a tile row (an integer from 0)")?;
     let planet = state.planets.get(&state.store, id).await?;
-    let version = planet.version();
+    let version = planet.version()?;
     let space = PlanetSpace::new(planet.params()?);
     let tile = FaceTile::new(&space, face, level, x, y).map_err(|e| planet_error(&e))?;
     let layers = match query.text("layers") {

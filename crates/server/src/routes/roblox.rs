@@ -60,9 +60,11 @@ pub(crate) struct RobloxChunks {
     /// `buffer` (Roblox buffer JSON, zstd + base64; default) or `array`.
     #[serde(default)]
     pub encoding: Option<String>,
-    /// The generator version the client expects (checked when given).
+    /// The generator version the client expects (checked when given): a
+    /// number, or `"next"`.
     #[serde(default)]
-    pub v: Option<u32>,
+    #[schema(value_type = Option<u32>)]
+    pub v: Option<mangekyo_planet::Version>,
     /// The planet's `params_hash` the client expects (checked when given).
     #[serde(default)]
     pub p: Option<String>,
@@ -73,7 +75,7 @@ pub(crate) struct RobloxChunks {
 struct Header<'a> {
     planet: i64,
     params_hash: &'a str,
-    generator_version: u32,
+    generator_version: mangekyo_planet::Version,
     projection: &'static str,
     lod: u32,
     edge: &'static str,
@@ -151,7 +153,7 @@ async fn roblox_chunks(
     let head = Header {
         planet: planet.record.id,
         params_hash: &planet.params_hash,
-        generator_version: planet.version(),
+        generator_version: planet.version()?,
         projection: projection.name(),
         lod,
         edge: batch.edge.name(),
@@ -159,8 +161,8 @@ async fn roblox_chunks(
         metres_per_sample: space.metres_per_sample(lod),
         encoding: batch.encoding.name(),
         layers: batch.layers.iter().map(|l| l.name()).collect(),
-        material_legend: roblox::material_legend(planet.version()),
-        biome_legend: mangekyo_planet::Biome::legend(planet.version()),
+        material_legend: roblox::material_legend(planet.version()?.biomes()),
+        biome_legend: mangekyo_planet::Biome::legend(planet.version()?.biomes()),
     };
     let mut out = serde_json::to_vec(&head).map_err(|e| ApiError::internal("the answer", &e))?;
     out.pop(); // the closing brace: the chunks go inside
@@ -337,7 +339,9 @@ fn piece_key(planet: &LoadedPlanet, batch: &Batch, a: &ChunkAddress) -> String {
     format!(
         "roblox_chunk/{}/v{}/{}/{}/{}/{}/{}/{}/{}",
         planet.params_hash,
-        planet.version(),
+        planet
+            .version()
+            .map_or_else(|_| String::new(), |v| v.name()),
         a.projection.name(),
         a.lod,
         a.cx,
@@ -357,7 +361,7 @@ fn encode_piece(
     let request = ChunkRequest {
         address,
         edge: batch.edge,
-        layers: roblox::sample_layers(&batch.layers, planet.version()),
+        layers: roblox::sample_layers(&batch.layers, planet.version()?),
     };
     let chunk = planet
         .planet()?

@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 
 use crate::content::{Content, Lifetime, respond};
 use crate::error::{ApiError, ErrorBody};
-use crate::generators::{GENERATORS, Generator};
+use crate::generators::{Generator, generators};
 use crate::openapi::OpenApiJson;
 use crate::state::AppState;
 
@@ -97,7 +97,7 @@ pub(crate) struct Index {
     responses((status = 200, description = "Generators and versions", body = Index)))]
 async fn index(headers: HeaderMap) -> Response {
     let index = Index {
-        generators: GENERATORS.to_vec(),
+        generators: generators(),
         openapi: "/openapi.json",
     };
     respond(&Content::json(&index), Lifetime::MANIFEST, &headers)

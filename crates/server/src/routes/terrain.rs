@@ -112,7 +112,7 @@ async fn tile(
     let key = format!(
         "planet_terrain/{}/v{}/{z}/{x}/{y}/{}",
         planet.params_hash,
-        planet.version(),
+        planet.version()?,
         u8::from(normals)
     );
     let content = state

@@ -77,7 +77,7 @@ async fn tile(
     let key = format!(
         "planet_tile/{}/v{}/{z}/{x}/{y}/{size}",
         planet.params_hash,
-        planet.version()
+        planet.version()?
     );
     let content = state
         .content

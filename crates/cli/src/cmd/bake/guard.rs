@@ -166,9 +166,9 @@ mod tests {
             layers,
         };
         let samples = 256 * 256;
-        let v1 = item_bytes(&recipe(mangekyo_planet::Layers::all(1)));
+        let v1 = item_bytes(&recipe(mangekyo_planet::Version::V1.layers()));
         assert_eq!(v1, samples * 13 + 512);
-        let v4 = item_bytes(&recipe(mangekyo_planet::Layers::all(4)));
+        let v4 = item_bytes(&recipe(mangekyo_planet::Version::V4.layers()));
         // + uplift, water, flow, precipitation (f32), plate (u16), weights (4 × u8).
         assert_eq!(v4, samples * (13 + 16 + 2 + 4) + 512);
     }

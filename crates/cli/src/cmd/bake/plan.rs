@@ -219,7 +219,7 @@ pub(crate) struct Manifest {
     /// The manifest layout version.
     pub manifest_version: u32,
     /// The planet generator version that made the outputs.
-    pub generator_version: u32,
+    pub generator_version: mangekyo_planet::Version,
     /// The planet parameters (every field).
     pub params: serde_json::Value,
     /// The parameter hash (the `p` of the service's pinned URLs).
@@ -388,7 +388,7 @@ mod tests {
     fn manifest(shard: &str, paths: &[&str]) -> Manifest {
         Manifest {
             manifest_version: MANIFEST_VERSION,
-            generator_version: 1,
+            generator_version: mangekyo_planet::Version::V1,
             params: serde_json::json!({"seed": 1}),
             params_hash: "ab".into(),
             plan: tiles([0, 1], None),

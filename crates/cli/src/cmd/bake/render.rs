@@ -42,7 +42,10 @@ pub(super) enum Recipe {
 
 impl Recipe {
     /// Parses a plan's kind, naming the setting that is off.
-    pub(super) fn new(kind: &Kind, generator_version: u32) -> anyhow::Result<Recipe> {
+    pub(super) fn new(
+        kind: &Kind,
+        generator_version: mangekyo_planet::Version,
+    ) -> anyhow::Result<Recipe> {
         Ok(match kind {
             Kind::Chunks {
                 projection,
@@ -187,7 +190,7 @@ impl Recipe {
                     &tile,
                     layers,
                     &samples,
-                    planet.generator_version(),
+                    planet.version(),
                     planet.space().pyramid_spacing(item.level),
                 )?])
             }

@@ -1,14 +1,25 @@
-//! Version 4's per-sample climate: what chunks read of the tier's climate
-//! graph, plus the lapse rate, the noise anomalies and the biomes.
+//! The circulation climate's per-sample stage ([`crate::version::Climate::Circulation`]):
+//! sea-level temperature and log precipitation read off the tier's
+//! climate grid, the lapse rate over the carved ground, the noise
+//! anomalies, and the blended biomes with their weights.
 
-use super::*;
+use super::{Samples, Stages};
+use crate::atmosphere::fields::ClimateGrid;
+use crate::atmosphere::pet;
+use crate::chunk::Layers;
+use crate::climate::{LAPSE_RATE_C_PER_M, TEMPERATURE_NOISE_C};
+use crate::ecology::{self, BiomeTables, Site};
+use crate::geo::Dir;
+use crate::graph::SphereGraph;
+use crate::layers::{Detail, Layer, NoiseBackend, Positions};
+use crate::terrain;
 
-/// What version-4 samples read of the tier's climate.
-pub(super) struct ClimateView<'a> {
-    pub(super) graph: SphereGraph,
-    pub(super) grid: &'a ClimateGrid,
-    pub(super) wetland: &'a [u8],
-    pub(super) tables: &'a BiomeTables,
+/// What the circulation's samples read of the tier's climate.
+pub(crate) struct ClimateReader<'a> {
+    pub(crate) graph: SphereGraph,
+    pub(crate) grid: &'a ClimateGrid,
+    pub(crate) wetland: &'a [u8],
+    pub(crate) tables: &'a BiomeTables,
 }
 
 /// The ecotone dither's lattice cell, in pixels of the finest level.
@@ -16,19 +27,16 @@ const DITHER_CELL_PIXELS: f64 = 8.0;
 /// Amplitude of the precipitation anomaly on ln P (a factor of e^±0.35).
 const PRECIPITATION_NOISE: f64 = 0.35;
 
-impl Planet {
-    /// Version 4's climate layers of one block: sea-level temperature and
-    /// log precipitation interpolated from the tier's climate graph, the
-    /// lapse rate over the carved ground, the noise anomalies, and the
-    /// biomes with their weights.
+impl Stages {
+    /// The circulation's climate layers of one block, and its biomes.
     #[allow(clippy::too_many_arguments, clippy::type_complexity)]
-    pub(super) fn climate_v4(
+    pub(super) fn circulation_climate(
         &self,
         backend: &dyn NoiseBackend,
         detail: &Detail,
         dirs: &[Dir],
         pos: Positions<'_>,
-        cv: &ClimateView<'_>,
+        cr: &ClimateReader<'_>,
         layers: Layers,
         noise: &mut [f32],
         out: &mut Samples,
@@ -41,7 +49,7 @@ impl Planet {
         ),
     ) {
         let n = dirs.len();
-        let Some((_, edges)) = &self.atmosphere else {
+        let Some((_, edges)) = &self.circulation else {
             return;
         };
         let mut wet_noise = vec![0.0f32; n];
@@ -49,7 +57,7 @@ impl Planet {
         terrain::fill(backend, detail, Layer::Humidity, pos, &mut wet_noise);
         let cell = DITHER_CELL_PIXELS * self.params.pixel_size;
         for i in 0..n {
-            let (t_sea, ln_p0) = cv.grid.at(&cv.graph, dirs[i]);
+            let (t_sea, ln_p0) = cr.grid.at(&cr.graph, dirs[i]);
             let h = f64::from(height[i]);
             let t = t_sea - f64::from(LAPSE_RATE_C_PER_M) * h.max(0.0)
                 + f64::from(TEMPERATURE_NOISE_C) * f64::from(noise[i]);
@@ -75,7 +83,7 @@ impl Planet {
                         self.params.seed,
                     ),
                 };
-                let (b, w) = ecology::classify(&site, cv.tables, edges);
+                let (b, w) = ecology::classify(&site, cr.tables, edges);
                 if layers.biome {
                     out.biome.push(b);
                 }

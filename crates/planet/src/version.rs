@@ -1,0 +1,422 @@
+//! Planet generator versions: the one place that knows which version has
+//! what. A version is a [`Pipeline`] of named stages, each stage one of
+//! the shared implementations in `stages/`; everything an edge needs to
+//! know (layers, the coarse tier's layout and cost, the biome set behind
+//! legends and Roblox materials, what is released and what is the
+//! default) is answered here, so no other code compares version numbers
+//! (`crates/tidy` checks that).
+//!
+//! Adding a version: add a variant, give it a row in [`Version::facts`]
+//! (its pipeline: the stages it shares with the version before, plus any
+//! new stage implementation beside the old one, never an `if version`
+//! inside a frozen one), and it exists on every surface. It starts as
+//! [`Version::Next`]: asked for by name only, never the default, never
+//! cached as immutable, its bytes free to change between landings.
+//! Releasing it gives it a number, goldens, and maybe the default.
+
+use crate::chunk::Layers;
+use serde::{Deserialize, Serialize};
+
+/// A planet generator version. Released versions are numbered and their
+/// bytes never change; [`Version::Next`] is the one being built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Version {
+    /// Noise belts: continents, mountain belts and latitude climate.
+    V1,
+    /// Plates: convergent belts, trenches, ridges, rifts.
+    V2,
+    /// Water: stream-power erosion, rivers and lakes carved into chunks.
+    V3,
+    /// Climate: insolation, wind cells, rain shadows, 17 blended biomes.
+    V4,
+    /// The unreleased version under construction (today a copy of
+    /// version 4's pipeline): asked for by the name `next` only.
+    Next,
+}
+
+/// How a version makes its relief.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relief {
+    /// Continents and mountain belts from noise alone (`terrain::heights`).
+    NoiseBelts,
+    /// Continents under plate tectonics: boundary uplift by crust pair
+    /// (`geology/`, `terrain::heights_v2`).
+    Plates,
+}
+
+/// What rain the erosion stage is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rain {
+    /// A stand-in from the humidity layer: 0.25 + 1.75·humidity m/yr.
+    HumidityProxy,
+    /// The circulation climate's precipitation over the tectonic ground
+    /// (one coupling iteration).
+    Climate,
+}
+
+/// How a version erodes and routes water.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Water {
+    /// No erosion, rivers or lakes.
+    None,
+    /// Implicit stream-power erosion on the coarse graph, priority-flood
+    /// routing, lakes and rivers carved into every sample (`hydro/`).
+    StreamPower(Rain),
+}
+
+/// How a version makes its climate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Climate {
+    /// Temperature by latitude and height, humidity by nearness to the
+    /// ocean (`climate.rs`).
+    Bands,
+    /// Insolation by tilt, wind cells, moisture by back-trajectory with
+    /// orographic rain-out, read off the tier's climate grid
+    /// (`atmosphere/`, `stages/circulation.rs`).
+    Circulation,
+}
+
+/// Which biome set a version classifies into; legends and the Roblox
+/// material tables are keyed by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BiomeSet {
+    /// Twelve biomes by thresholds (`Biome::classify`).
+    Classic12,
+    /// Seventeen biomes blended through quantile tables, with overrides
+    /// and an ecotone dither (`ecology.rs`).
+    Blended17,
+}
+
+/// The lattice hash of a version's noise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoiseHash {
+    /// The first lattice hash (fmix32 over exact i64 cells).
+    Hash1,
+}
+
+/// A version's stages, in the order a sample runs them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pipeline {
+    /// The lattice hash behind every noise layer.
+    pub noise: NoiseHash,
+    /// Relief (and, with plates, the plate layout).
+    pub relief: Relief,
+    /// Erosion, rivers and lakes.
+    pub water: Water,
+    /// Temperature, humidity and precipitation.
+    pub climate: Climate,
+    /// Biomes.
+    pub biomes: BiomeSet,
+    /// Whether a preview drops rivers shorter than a few of its pixels
+    /// (a preview choice of version 4: thin rivers read as noise there).
+    pub preview_prunes_rivers: bool,
+}
+
+/// The coarse tier's layout (`tier/blob.rs`): what the blob holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TierLayout {
+    /// No tier (version 1).
+    None,
+    /// Height, uplift and plate per node (blob layout 1).
+    Plates,
+    /// And the water: eroded heights, receivers, lakes, rivers (layout 2).
+    Water,
+    /// And the climate grid, wetlands and biome tables (layout 3).
+    Climate,
+}
+
+impl TierLayout {
+    /// Rows of nodes a tier computation reports for `n` cells per face
+    /// edge (what progress counts up to): sampling is 6·n, the water about
+    /// as much again, the climate's two grids and its pass another 8·n.
+    pub fn rows(self, n: u32) -> u32 {
+        match self {
+            TierLayout::None => 0,
+            TierLayout::Plates => 6 * n,
+            TierLayout::Water => 12 * n,
+            TierLayout::Climate => 20 * n,
+        }
+    }
+}
+
+/// Everything a version is.
+#[derive(Clone, Copy, Debug)]
+pub struct Facts {
+    /// Its number once released (`None` for [`Version::Next`]).
+    pub number: Option<u32>,
+    /// Its stages.
+    pub pipeline: Pipeline,
+}
+
+const V1_PIPELINE: Pipeline = Pipeline {
+    noise: NoiseHash::Hash1,
+    relief: Relief::NoiseBelts,
+    water: Water::None,
+    climate: Climate::Bands,
+    biomes: BiomeSet::Classic12,
+    preview_prunes_rivers: false,
+};
+
+const V2_PIPELINE: Pipeline = Pipeline {
+    relief: Relief::Plates,
+    ..V1_PIPELINE
+};
+
+const V3_PIPELINE: Pipeline = Pipeline {
+    water: Water::StreamPower(Rain::HumidityProxy),
+    ..V2_PIPELINE
+};
+
+const V4_PIPELINE: Pipeline = Pipeline {
+    water: Water::StreamPower(Rain::Climate),
+    climate: Climate::Circulation,
+    biomes: BiomeSet::Blended17,
+    preview_prunes_rivers: true,
+    ..V3_PIPELINE
+};
+
+impl Version {
+    /// Every version this build generates, oldest first.
+    pub const ALL: [Version; 5] = [
+        Version::V1,
+        Version::V2,
+        Version::V3,
+        Version::V4,
+        Version::Next,
+    ];
+
+    /// What a parameter object without `generator_version` means: every
+    /// record stored before versions lived side by side was version 1.
+    pub const LEGACY: Version = Version::V1;
+
+    /// The version new planets get when they do not name one.
+    pub const DEFAULT: Version = Version::V4;
+
+    /// Everything this version is.
+    pub const fn facts(self) -> Facts {
+        let (number, pipeline) = match self {
+            Version::V1 => (Some(1), V1_PIPELINE),
+            Version::V2 => (Some(2), V2_PIPELINE),
+            Version::V3 => (Some(3), V3_PIPELINE),
+            Version::V4 => (Some(4), V4_PIPELINE),
+            Version::Next => (None, V4_PIPELINE),
+        };
+        Facts { number, pipeline }
+    }
+
+    /// The released versions, oldest first.
+    pub fn released() -> impl Iterator<Item = Version> {
+        Version::ALL.into_iter().filter(|v| v.is_released())
+    }
+
+    /// Whether its bytes are frozen (it has a number).
+    pub const fn is_released(self) -> bool {
+        self.facts().number.is_some()
+    }
+
+    /// Its number, once released.
+    pub const fn number(self) -> Option<u32> {
+        self.facts().number
+    }
+
+    /// The number written where a version must be a number (binary
+    /// headers, the store's column, hashes): its own once released, 0 for
+    /// [`Version::Next`] (no released version is 0).
+    pub const fn code(self) -> u32 {
+        match self.facts().number {
+            Some(n) => n,
+            None => 0,
+        }
+    }
+
+    /// The released version numbered `n`.
+    pub fn from_number(n: u64) -> Option<Version> {
+        Version::released().find(|v| v.number().map(u64::from) == Some(n))
+    }
+
+    /// Its stages.
+    pub const fn pipeline(self) -> Pipeline {
+        self.facts().pipeline
+    }
+
+    /// Every layer a planet of this version has.
+    pub fn layers(self) -> Layers {
+        let p = self.pipeline();
+        let mut all = Layers::ALL;
+        if p.relief == Relief::Plates {
+            all = all.union(Layers::GEOLOGY);
+        }
+        if p.water != Water::None {
+            all = all.union(Layers::WATER);
+        }
+        if p.climate == Climate::Circulation {
+            all = all.union(Layers::CLIMATE);
+        }
+        all
+    }
+
+    /// Whether it has plates (and so a coarse tier, a plate layout and
+    /// the plates GeoJSON).
+    pub fn has_plates(self) -> bool {
+        self.pipeline().relief == Relief::Plates
+    }
+
+    /// Whether it has rivers and lakes (and so the rivers GeoJSON).
+    pub fn has_water(self) -> bool {
+        self.pipeline().water != Water::None
+    }
+
+    /// Whether samples read the coarse tier, so a service computes it
+    /// before serving them (the water; version 2's tier is a cache no
+    /// sample reads).
+    pub fn samples_read_tier(self) -> bool {
+        self.has_water()
+    }
+
+    /// The coarse tier's layout.
+    pub fn tier_layout(self) -> TierLayout {
+        let p = self.pipeline();
+        match (p.relief, p.water, p.climate) {
+            (Relief::NoiseBelts, _, _) => TierLayout::None,
+            (Relief::Plates, Water::None, _) => TierLayout::Plates,
+            (Relief::Plates, Water::StreamPower(_), Climate::Bands) => TierLayout::Water,
+            (Relief::Plates, Water::StreamPower(_), Climate::Circulation) => TierLayout::Climate,
+        }
+    }
+
+    /// Its biome set (legends and Roblox materials are keyed by it).
+    pub fn biomes(self) -> BiomeSet {
+        self.pipeline().biomes
+    }
+
+    /// The name used on every surface: the number once released, `next`
+    /// before.
+    pub fn name(self) -> String {
+        match self.number() {
+            Some(n) => n.to_string(),
+            None => "next".to_owned(),
+        }
+    }
+
+    /// What a refusal names as the versions this build generates.
+    pub fn expected() -> String {
+        let numbers: Vec<String> = Version::released().map(Version::name).collect();
+        format!(
+            "a released planet generator version ({}) or \"next\"",
+            numbers.join(", ")
+        )
+    }
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl std::str::FromStr for Version {
+    type Err = crate::PlanetError;
+
+    /// `1`…`4` or `next` (URLs' `v=`, the CLI's `--generator-version`).
+    fn from_str(text: &str) -> Result<Version, crate::PlanetError> {
+        let found = match text {
+            "next" => Some(Version::Next),
+            _ => text.parse::<u64>().ok().and_then(Version::from_number),
+        };
+        found.ok_or_else(|| {
+            crate::PlanetError::param("generator_version", text, Version::expected())
+        })
+    }
+}
+
+impl Serialize for Version {
+    /// A released version as its number (as every stored record has it),
+    /// [`Version::Next`] as `"next"`.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.number() {
+            Some(n) => s.serialize_u32(n),
+            None => s.serialize_str("next"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Version {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Version, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Version;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&Version::expected())
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Version, E> {
+                Version::from_number(n)
+                    .ok_or_else(|| E::invalid_value(serde::de::Unexpected::Unsigned(n), &self))
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Version, E> {
+                u64::try_from(n)
+                    .ok()
+                    .and_then(Version::from_number)
+                    .ok_or_else(|| E::invalid_value(serde::de::Unexpected::Signed(n), &self))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Version, E> {
+                match s {
+                    "next" => Ok(Version::Next),
+                    _ => Err(E::invalid_value(serde::de::Unexpected::Str(s), &self)),
+                }
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_numbers_and_json_round_trip() {
+        for v in Version::ALL {
+            assert_eq!(v.name().parse::<Version>().unwrap(), v);
+            let json = serde_json::to_string(&v).unwrap();
+            assert_eq!(serde_json::from_str::<Version>(&json).unwrap(), v);
+        }
+        assert_eq!(serde_json::to_string(&Version::V4).unwrap(), "4");
+        assert_eq!(serde_json::to_string(&Version::Next).unwrap(), "\"next\"");
+        for bad in ["0", "5", "-1", "\"4\"", "\"latest\"", "4.0", "null"] {
+            let err = serde_json::from_str::<Version>(bad).unwrap_err();
+            assert!(err.to_string().contains("\"next\""), "{bad}: {err}");
+        }
+        assert!("v4".parse::<Version>().is_err());
+    }
+
+    #[test]
+    fn next_is_never_released_nor_the_default() {
+        assert!(!Version::Next.is_released());
+        assert!(Version::DEFAULT.is_released());
+        assert!(Version::LEGACY.is_released());
+        assert_eq!(Version::Next.code(), 0);
+        assert!(Version::released().all(|v| v.code() > 0));
+    }
+
+    #[test]
+    fn layers_and_tier_follow_the_stages() {
+        assert_eq!(Version::V1.layers(), Layers::ALL);
+        assert!(Version::V2.layers().plate && !Version::V2.layers().water);
+        assert!(Version::V3.layers().water && !Version::V3.layers().precipitation);
+        assert!(Version::V4.layers().precipitation);
+        let layouts: Vec<TierLayout> = Version::ALL.iter().map(|v| v.tier_layout()).collect();
+        assert_eq!(
+            layouts,
+            [
+                TierLayout::None,
+                TierLayout::Plates,
+                TierLayout::Water,
+                TierLayout::Climate,
+                TierLayout::Climate
+            ]
+        );
+        // Costs grow with what the tier holds (no version inherits
+        // another's by a catch-all).
+        assert!(layouts.windows(2).all(|w| w[0].rows(408) <= w[1].rows(408)));
+    }
+}
