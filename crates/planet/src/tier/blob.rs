@@ -1,7 +1,17 @@
 //! The tier's canonical little-endian blob: writing it, its hash, and
 //! reading it back (a corrupt or foreign blob is refused, never half-read).
 
-use super::*;
+use super::{
+    ClimateTier, CoarseTier, HydroFields, LAYOUT, LAYOUT_CLIMATE, LAYOUT_WATER, LakeRecord, MAGIC,
+};
+use crate::PlanetError;
+use crate::atmosphere::fields::ClimateGrid;
+use crate::ecology::{BANDS, BiomeTables, KNOTS};
+use crate::hydro::rivers::Segment;
+use crate::hydro::routing::NONE;
+use crate::version::TierLayout;
+use mangekyo_core::hash::fnv1a64;
+use std::sync::Arc;
 
 impl CoarseTier {
     /// The canonical blob: magic, layout, N, key, node count, then the
@@ -12,11 +22,7 @@ impl CoarseTier {
     pub fn to_bytes(&self) -> Vec<u8> {
         let count = self.height.len();
         let mut out = Vec::with_capacity(32 + count * 22);
-        let layout = match (&self.hydro, &self.climate) {
-            (_, Some(_)) => LAYOUT_CLIMATE,
-            (Some(_), None) => LAYOUT_WATER,
-            (None, None) => LAYOUT,
-        };
+        let layout = layout_code(self.layout());
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&layout.to_le_bytes());
         out.extend_from_slice(&self.n.to_le_bytes());
@@ -100,11 +106,9 @@ impl CoarseTier {
     }
 
     /// Reads a blob back, checking magic, layout, sizes and hash (a
-    /// corrupt or foreign blob is refused, never half-read).
+    /// corrupt or foreign blob is refused, never half-read): the header,
+    /// then one section per part its layout holds, then nothing.
     pub fn from_bytes(bytes: &[u8]) -> Result<CoarseTier, PlanetError> {
-        let bad = |why: &str| {
-            PlanetError::address("blob", why.to_string(), "a coarse-tier blob of this build")
-        };
         if bytes.len() < 36 || bytes[..4] != MAGIC {
             return Err(bad("no MKT1 header"));
         }
@@ -115,102 +119,30 @@ impl CoarseTier {
             return Err(bad("hash mismatch"));
         }
         let mut r = Reader { body, at: 4 };
-        let layout = r.u32().ok_or_else(|| bad("truncated"))?;
-        if !(LAYOUT..=LAYOUT_CLIMATE).contains(&layout) {
-            return Err(bad("another layout"));
-        }
+        let layout = r
+            .u32()
+            .and_then(layout_of_code)
+            .ok_or_else(|| bad("another layout"))?;
         let n = r.u32().ok_or_else(|| bad("truncated"))?;
         let key = r.u64().ok_or_else(|| bad("truncated"))?;
         let count = r.u64().ok_or_else(|| bad("truncated"))? as usize;
-        if count != 6 * (n as usize) * (n as usize)
-            || (layout == LAYOUT && body.len() != 28 + count * 10)
-        {
-            return Err(bad("sizes disagree"));
+        if count != 6 * (n as usize) * (n as usize) {
+            return Err(sizes());
         }
-        let sizes = || bad("sizes disagree");
         let height = r.f32s(count).ok_or_else(sizes)?;
         let uplift = r.f32s(count).ok_or_else(sizes)?;
         let plate = r.u16s(count).ok_or_else(sizes)?;
-        let hydro = if layout >= LAYOUT_WATER {
-            let eroded = r.f32s(count).ok_or_else(sizes)?;
-            let receiver = r.u32s(count).ok_or_else(sizes)?;
-            let lake = r.u32s(count).ok_or_else(sizes)?;
-            let lakes_len = r.u32().ok_or_else(sizes)? as usize;
-            let mut lakes = Vec::with_capacity(lakes_len.min(count));
-            for _ in 0..lakes_len {
-                let (level, area_km2, inflow) = (r.f32(), r.f32(), r.f32());
-                let outlet = r.u32();
-                let flags = r.u32();
-                match (level, area_km2, inflow, outlet, flags) {
-                    (Some(level), Some(area_km2), Some(inflow), Some(outlet), Some(f)) => lakes
-                        .push(LakeRecord {
-                            level,
-                            area_km2,
-                            inflow,
-                            outlet,
-                            endorheic: f & 1 == 1,
-                        }),
-                    _ => return Err(sizes()),
-                }
-            }
-            let segments_len = r.u32().ok_or_else(sizes)? as usize;
-            let mut segments = Vec::with_capacity(segments_len.min(count));
-            for _ in 0..segments_len {
-                segments.push(r.segment().ok_or_else(sizes)?);
-            }
-            let nodes_ok =
-                |v: &[u32], limit: usize| v.iter().all(|&k| k == NONE || (k as usize) < limit);
-            if (layout == LAYOUT_WATER && r.at != body.len())
-                || !nodes_ok(&receiver, count)
-                || !nodes_ok(&lake, lakes.len())
-                || segments
-                    .iter()
-                    .any(|s| s.from as usize >= count || s.to as usize >= count)
-            {
-                return Err(sizes());
-            }
-            Some(HydroFields {
-                eroded,
-                receiver,
-                lake,
-                lakes,
-                segments,
-                field: Arc::default(),
-            })
-        } else {
-            None
+        let hydro = match layout {
+            TierLayout::Water | TierLayout::Climate => Some(read_water(&mut r, count)?),
+            TierLayout::None | TierLayout::Plates => None,
         };
-        let climate = if layout == LAYOUT_CLIMATE {
-            let cn = r.u32().ok_or_else(sizes)?;
-            if cn != crate::atmosphere::fields::climate_n(n) {
-                return Err(sizes());
-            }
-            let cc = 6 * (cn as usize) * (cn as usize);
-            let sea_temperature = r.f32s(cc).ok_or_else(sizes)?;
-            let ln_precipitation = r.f32s(cc).ok_or_else(sizes)?;
-            let wetland = r.bytes(count).ok_or_else(sizes)?;
-            r.at = r.at.next_multiple_of(4);
-            let mut knots = [[0f32; KNOTS]; BANDS];
-            for row in &mut knots {
-                for v in row.iter_mut() {
-                    *v = r.f32().ok_or_else(sizes)?;
-                }
-            }
-            let mut area = [0u64; BANDS];
-            for a in &mut area {
-                *a = r.u64().ok_or_else(sizes)?;
-            }
-            if r.at != body.len() {
-                return Err(sizes());
-            }
-            Some(ClimateTier {
-                grid: ClimateGrid::from_parts(cn, sea_temperature, ln_precipitation),
-                wetland,
-                tables: BiomeTables { knots, area },
-            })
-        } else {
-            None
+        let climate = match layout {
+            TierLayout::Climate => Some(read_climate(&mut r, n, count)?),
+            _ => None,
         };
+        if r.at != body.len() {
+            return Err(sizes());
+        }
         Ok(CoarseTier {
             n,
             key,
@@ -221,6 +153,108 @@ impl CoarseTier {
             climate,
         })
     }
+}
+
+/// The blob's layout number of a tier layout: 1 plates, 2 water, 3
+/// climate (`LAYOUT`, `LAYOUT_WATER`, `LAYOUT_CLIMATE`).
+fn layout_code(layout: TierLayout) -> u32 {
+    match layout {
+        TierLayout::None | TierLayout::Plates => LAYOUT,
+        TierLayout::Water => LAYOUT_WATER,
+        TierLayout::Climate => LAYOUT_CLIMATE,
+    }
+}
+
+fn layout_of_code(code: u32) -> Option<TierLayout> {
+    [TierLayout::Plates, TierLayout::Water, TierLayout::Climate]
+        .into_iter()
+        .find(|&l| layout_code(l) == code)
+}
+
+fn bad(why: &str) -> PlanetError {
+    PlanetError::address("blob", why.to_string(), "a coarse-tier blob of this build")
+}
+
+fn sizes() -> PlanetError {
+    bad("sizes disagree")
+}
+
+/// The water section: eroded heights, receivers, lake ids, the lakes and
+/// the river segments, every node index in range.
+fn read_water(r: &mut Reader<'_>, count: usize) -> Result<HydroFields, PlanetError> {
+    let eroded = r.f32s(count).ok_or_else(sizes)?;
+    let receiver = r.u32s(count).ok_or_else(sizes)?;
+    let lake = r.u32s(count).ok_or_else(sizes)?;
+    let lakes_len = r.u32().ok_or_else(sizes)? as usize;
+    let mut lakes = Vec::with_capacity(lakes_len.min(count));
+    for _ in 0..lakes_len {
+        let (level, area_km2, inflow) = (r.f32(), r.f32(), r.f32());
+        let outlet = r.u32();
+        let flags = r.u32();
+        match (level, area_km2, inflow, outlet, flags) {
+            (Some(level), Some(area_km2), Some(inflow), Some(outlet), Some(f)) => {
+                lakes.push(LakeRecord {
+                    level,
+                    area_km2,
+                    inflow,
+                    outlet,
+                    endorheic: f & 1 == 1,
+                })
+            }
+            _ => return Err(sizes()),
+        }
+    }
+    let segments_len = r.u32().ok_or_else(sizes)? as usize;
+    let mut segments = Vec::with_capacity(segments_len.min(count));
+    for _ in 0..segments_len {
+        segments.push(r.segment().ok_or_else(sizes)?);
+    }
+    let nodes_ok = |v: &[u32], limit: usize| v.iter().all(|&k| k == NONE || (k as usize) < limit);
+    if !nodes_ok(&receiver, count)
+        || !nodes_ok(&lake, lakes.len())
+        || segments
+            .iter()
+            .any(|s| s.from as usize >= count || s.to as usize >= count)
+    {
+        return Err(sizes());
+    }
+    Ok(HydroFields {
+        eroded,
+        receiver,
+        lake,
+        lakes,
+        segments,
+        field: Arc::default(),
+    })
+}
+
+/// The climate section: the climate grid, the wetland weights (padded to
+/// 4 bytes) and the biome tables.
+fn read_climate(r: &mut Reader<'_>, n: u32, count: usize) -> Result<ClimateTier, PlanetError> {
+    let cn = r.u32().ok_or_else(sizes)?;
+    if cn != crate::atmosphere::fields::climate_n(n) {
+        return Err(sizes());
+    }
+    let cc = 6 * (cn as usize) * (cn as usize);
+    let sea_temperature = r.f32s(cc).ok_or_else(sizes)?;
+    let ln_precipitation = r.f32s(cc).ok_or_else(sizes)?;
+    let wetland = r.bytes(count).ok_or_else(sizes)?;
+    r.at = r.at.next_multiple_of(4);
+    let mut knots = [[0f32; KNOTS]; BANDS];
+    for row in &mut knots {
+        for v in row.iter_mut() {
+            *v = r.f32().ok_or_else(sizes)?;
+        }
+    }
+    let mut area = [0u64; BANDS];
+    for a in &mut area {
+        *a = r.u64().ok_or_else(sizes)?;
+    }
+    Ok(ClimateTier {
+        grid: ClimateGrid::from_parts(cn, sea_temperature, ln_precipitation),
+        wetland,
+        tables: BiomeTables { knots, area },
+    })
 }
 
 /// Little-endian reads that answer `None` past the end.

@@ -60,14 +60,35 @@ pub(crate) struct RobloxChunks {
     /// `buffer` (Roblox buffer JSON, zstd + base64; default) or `array`.
     #[serde(default)]
     pub encoding: Option<String>,
-    /// The generator version the client expects (checked when given): a
-    /// number, or `"next"`.
+    /// The generator version the client expects (checked when given, as
+    /// a chunk URL's `v` is): a number, or `"next"`.
     #[serde(default)]
     #[schema(value_type = Option<u32>)]
-    pub v: Option<mangekyo_planet::Version>,
+    pub v: Option<VersionPin>,
     /// The planet's `params_hash` the client expects (checked when given).
     #[serde(default)]
     pub p: Option<String>,
+}
+
+/// A `v` pin as a body carries it: a number, or a name (`"next"`). Any
+/// number is read, so one this server does not run is answered like an
+/// unknown `v=` in a URL (404), not as a malformed body.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum VersionPin {
+    /// A released version's number.
+    Number(u64),
+    /// A version's name.
+    Name(String),
+}
+
+impl std::fmt::Display for VersionPin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VersionPin::Number(n) => write!(f, "{n}"),
+            VersionPin::Name(s) => f.write_str(s),
+        }
+    }
 }
 
 /// The answer's fixed part (the chunks follow in request order).
@@ -202,7 +223,7 @@ fn projection_and_lod(body: &RobloxChunks) -> Result<(Projection, u32), ApiError
 
 /// The `v`/`p` pins, checked exactly as a chunk URL's are.
 fn check_pins(planet: &LoadedPlanet, body: &RobloxChunks) -> Result<(), ApiError> {
-    let v = body.v.map(|v| v.to_string());
+    let v = body.v.as_ref().map(ToString::to_string);
     let mut pairs = Vec::new();
     if let Some(v) = &v {
         pairs.push(("v", v.as_str()));
