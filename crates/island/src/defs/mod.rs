@@ -454,7 +454,10 @@ impl Definitions {
     }
     /// `Ok` when `scope` names a generation scope and `lang` a language
     /// of these definitions; the CLI and the server both refuse the rest
-    /// with this one message.
+    /// with this one message. A set without a `localization` block takes
+    /// any `lang`: it has no language to choose, and every name falls back
+    /// to its identifier (as [`Localization::label`] does), which `check`
+    /// reports as a finding, not an error.
     pub fn check_scope_and_lang(&self, scope: &str, lang: &str) -> Result<(), UnknownChoice> {
         let choose = |parameter, got: &str, known: Vec<&String>| {
             if known.iter().any(|k| k.as_str() == got) {
@@ -468,7 +471,11 @@ impl Definitions {
             }
         };
         choose("scope", scope, self.scopes.keys().collect())?;
-        choose("lang", lang, self.localization.languages().keys().collect())
+        let languages = self.localization.languages();
+        if languages.is_empty() {
+            return Ok(());
+        }
+        choose("lang", lang, languages.keys().collect())
     }
 }
 
