@@ -46,8 +46,9 @@ fn graph() -> BTreeMap<String, Vec<String>> {
 }
 
 /// The generator crates: pure functions of their inputs.
-const GENERATORS: [&str; 6] = [
+const GENERATORS: [&str; 7] = [
     "mangekyo-core",
+    "mangekyo-defs",
     "mangekyo-planet",
     "mangekyo-caves",
     "mangekyo-dungeon",
@@ -114,6 +115,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ),
     ("mangekyo-island", "mangekyo-core", "seeds and streams"),
     (
+        "mangekyo-island",
+        "mangekyo-defs",
+        "one definition set: its YAML reader, and the object defs the island's types and scopes name",
+    ),
+    (
         "mangekyo-world",
         "mangekyo-core",
         "seeds and the play stream",
@@ -122,6 +128,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "mangekyo-world",
         "mangekyo-island",
         "the world spawns islands; never the other way",
+    ),
+    (
+        "mangekyo-world",
+        "mangekyo-defs",
+        "the object defs and interactions the engine runs",
     ),
     // Formats: joins generators to the encoders, which know nothing of each other.
     (
