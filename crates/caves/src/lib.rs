@@ -25,6 +25,8 @@
 //!   ([`mesh::blocky`]) into a [`Mesh`] with normals and sky visibility,
 //!   or with a reusable [`Mesher`] into recycled meshes; [`wire`] encodes
 //!   meshes and densities compactly for the viewer.
+//! - [`names`]: the meshers' and chunk formats' names ([`MeshKind`],
+//!   [`CaveFormat`]), the one list every surface parses them with.
 //! - [`view`]: slices and an entrance map as RGB pictures.
 //!
 //! # Previews
@@ -63,6 +65,7 @@ pub mod field;
 pub mod lattice;
 pub mod manifest;
 pub mod mesh;
+pub mod names;
 pub mod params;
 pub mod query;
 pub mod sky;
@@ -75,6 +78,7 @@ pub use field::CaveField;
 pub use mangekyo_core::Seed;
 pub use manifest::{MAX_CHUNK_COORD, Manifest};
 pub use mesh::{Mesh, MeshKind, Mesher, mesh_chunks};
+pub use names::CaveFormat;
 pub use params::{CaveMode, CaveParams};
 
 /// The version of every density, mesh and picture this crate generates.

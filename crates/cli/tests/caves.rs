@@ -160,7 +160,7 @@ fn bad_values_get_one_line_errors() {
         ),
         (
             vec!["caves", "chunk", "-o", "chunk.txt"],
-            "error: --output must end in .glb, .obj, .mkcm or .mkcd, got \"txt\"\n",
+            "error: --output must end in .mkcm, .mkcd, .glb or .obj, got \"txt\"\n",
         ),
     ];
     for (args, want) in cases {

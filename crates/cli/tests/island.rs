@@ -173,3 +173,43 @@ fn save_load_continue_matches_an_uninterrupted_game() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A definitions set without `localization` (the example with its en/ja
+/// files left out): `check` passes and says names are identifiers, and
+/// `generate` prints identifiers instead of refusing `--lang en`.
+#[test]
+fn a_set_without_localization_checks_and_generates() {
+    let dir = std::env::temp_dir().join(format!("mangekyo-island-noloc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut copied = 0;
+    for entry in std::fs::read_dir(root().join("examples/island")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        if path.extension().is_some_and(|x| x == "yaml") && !text.contains("localization:") {
+            std::fs::write(dir.join(path.file_name().unwrap()), text).unwrap();
+            copied += 1;
+        }
+    }
+    assert_eq!(copied, 4, "objects, axes, types and scopes");
+    let defs = dir.to_str().unwrap();
+    let check = stdout(&mangekyo(&["island", "check", "--defs", defs]));
+    assert!(
+        check.contains("languages: none (names show as identifiers)"),
+        "{check}"
+    );
+    let json = stdout(&mangekyo(&[
+        "island", "generate", "--defs", defs, "--seed", "42", "--format", "json", "--lang", "en",
+    ]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let sites = v["sites"].as_array().unwrap();
+    assert!(sites.len() >= 18);
+    for s in sites {
+        let label = s["label"].as_str().unwrap();
+        let ty = s["type"].as_str().unwrap();
+        assert!(
+            label.starts_with(ty),
+            "{label} is not its type's identifier {ty}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

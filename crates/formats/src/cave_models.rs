@@ -5,8 +5,12 @@
 //! It lives in the formats crate because it joins a generator (caves) to the format
 //! encoders (export), which know nothing of each other; the server's
 //! `format=glb` and `mangekyo caves chunk|export` both call it.
+//! [`encode_chunk`] is one sampled chunk in any [`CaveFormat`], as the
+//! service's chunk route and the WebAssembly package hand it out.
 
-use mangekyo_caves::{ChunkCoord, GENERATOR_VERSION, Mesh, view};
+use mangekyo_caves::{
+    CaveField, CaveFormat, ChunkCoord, GENERATOR_VERSION, Mesh, MeshKind, Samples, mesh, view, wire,
+};
 use mangekyo_export::gltf::{MeshData, MeshError, encode_glb};
 
 /// A model file format.
@@ -16,6 +20,26 @@ pub enum ModelFormat {
     Glb,
     /// Wavefront OBJ (text).
     Obj,
+}
+
+/// One sampled chunk as `format` (meshed by `mesher` unless it is the
+/// density): the service's chunk route and the WebAssembly package both
+/// call this, so the two hand out the same bytes.
+pub fn encode_chunk(
+    field: &CaveField,
+    coord: ChunkCoord,
+    samples: &Samples,
+    format: CaveFormat,
+    mesher: MeshKind,
+) -> Result<Vec<u8>, MeshError> {
+    Ok(match format {
+        CaveFormat::Density => wire::encode_chunk_density(field, samples),
+        CaveFormat::Mesh => wire::encode_mesh(&mesh::mesh(field, samples, mesher), mesher),
+        CaveFormat::Glb => encode(
+            &[(coord, mesh::mesh(field, samples, mesher))],
+            ModelFormat::Glb,
+        )?,
+    })
 }
 
 /// Encodes chunk meshes as one model; empty meshes become empty nodes.

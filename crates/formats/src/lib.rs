@@ -13,8 +13,11 @@
 //! - [`planet_bin`]: the `MKPC` binary chunk layout.
 //! - [`pyramid_bin`]: the `MKPT` binary pyramid tile the globe streams.
 //! - [`terrain`]: CesiumJS quantized-mesh terrain tiles and `layer.json`.
-//! - [`cave_models`]: cave chunk meshes as glb and OBJ.
-//! - [`roblox`]: chunk layers as Roblox `buffer` JSON.
+//! - [`cave_models`]: cave chunk meshes as glb and OBJ, and one cave chunk
+//!   in any of its formats.
+//! - [`dungeon`]: a Hengband dungeon as the one JSON document.
+//! - `roblox` (feature `roblox`, which brings zstd, a C library): chunk
+//!   layers as Roblox `buffer` JSON.
 //! - [`content_hash`]: the hash behind ETags and bake manifests.
 //!
 //! Nothing here touches files, sockets or clocks: every function maps
@@ -29,9 +32,11 @@
 
 pub mod cave_models;
 pub mod chunk;
+pub mod dungeon;
 pub mod picture;
 pub mod planet_bin;
 pub mod pyramid_bin;
+#[cfg(feature = "roblox")]
 pub mod roblox;
 pub mod terrain;
 

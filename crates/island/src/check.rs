@@ -1,7 +1,8 @@
 //! Designer checks beyond validity: unused definitions, missing and
 //! clashing translations, types that only a fallback could ever produce.
 
-use crate::defs::{COASTAL_DISTANCE_AXIS, Definitions, Origin};
+use crate::defs::{COASTAL_DISTANCE_AXIS, Definitions};
+use mangekyo_defs::Origin;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 

@@ -27,7 +27,11 @@
 //! without boats has the same layout.
 //!
 //! The map holds only generation results; turning it into world objects is
-//! `mangekyo-world`'s job, and this crate knows nothing of it. Readable
+//! `mangekyo-world`'s job, and this crate knows nothing of it. The object
+//! defs and interactions a definition set also holds are the world
+//! engine's language, `mangekyo-defs` (with the YAML reader both are read
+//! with); the loader here reads them through it and checks the island's
+//! references to them (a type's `object_def`, a scope's `player`). Readable
 //! forms: [`view::json`], [`view::svg`], [`view::text`].
 //!
 //! # Brief overview
@@ -53,7 +57,6 @@ pub mod generate;
 pub mod map;
 pub mod stats;
 pub mod view;
-pub mod yaml;
 
 pub use defs::load::{DefinitionsLoader, load_definitions};
 pub use defs::{Definitions, Localization, UnknownChoice};

@@ -78,8 +78,8 @@ pub use viewer::Viewer;
 // What the rest of the workspace and the integration tests use; every
 // other item stays inside the crate (`unreachable_pub` holds that).
 pub use extract::{QueryParams, parse_json};
-pub use openapi::document as openapi_document;
 pub use planets::{PLANET_TTL, parse_new_params, parse_params};
+pub use routes::document as openapi_document;
 pub use routes::planets::CreatePlanet;
 
 /// The address served unless told otherwise.

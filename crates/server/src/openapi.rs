@@ -1,6 +1,9 @@
-//! The OpenAPI document: the handlers' own `#[utoipa::path]` annotations,
-//! collected by the same `OpenApiRouter` calls that route them, so a route
-//! cannot exist without its entry (see `tests/openapi.rs`).
+//! The OpenAPI document's fixed parts and the pure post-processing of a
+//! collected document. The paths are the handlers' own `#[utoipa::path]`
+//! annotations, collected by the same `OpenApiRouter` calls that route them
+//! (`routes::api`, which also builds the whole document: `routes::document`),
+//! so a route cannot exist without its entry (see `tests/openapi.rs`). This
+//! module never calls the routes: they depend on it, not the other way.
 
 use utoipa::OpenApi;
 
@@ -34,16 +37,22 @@ pub struct OpenApiJson(pub crate::content::Content);
 impl OpenApiJson {
     /// Serialises `doc`, with the statuses shared code answers added.
     pub fn new(doc: &utoipa::openapi::OpenApi) -> OpenApiJson {
-        let doc = crate::openapi_statuses::complete(doc.clone());
-        OpenApiJson(crate::content::Content::json(&with_cave_params(&doc)))
+        OpenApiJson(crate::content::Content::json(&finish(doc.clone())))
     }
+}
+
+/// A collected document as `/openapi.json` serves it: the statuses shared
+/// code answers added, and the cave routes' parameters read off
+/// `CaveParams`.
+pub(crate) fn finish(doc: utoipa::openapi::OpenApi) -> serde_json::Value {
+    with_cave_params(&crate::openapi_statuses::complete(doc))
 }
 
 /// The document with every `CaveParams` field as a query parameter of
 /// every cave route, read off the struct's own JSON (names and defaults),
 /// so the routes, the library and this document share one list instead of
 /// repeating fourteen names in three annotations.
-pub(crate) fn with_cave_params(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
+fn with_cave_params(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
     use serde_json::{Value, json};
     let mut doc = serde_json::to_value(doc).unwrap_or(Value::Null);
     let defaults =
@@ -87,11 +96,4 @@ pub(crate) fn with_cave_params(doc: &utoipa::openapi::OpenApi) -> serde_json::Va
         }
     }
     doc
-}
-
-/// The whole document as `/openapi.json` serves it (for tools and tests
-/// that compare names across surfaces).
-pub fn document() -> serde_json::Value {
-    let (_, doc) = crate::routes::api().split_for_parts();
-    with_cave_params(&crate::openapi_statuses::complete(doc))
 }

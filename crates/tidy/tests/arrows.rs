@@ -1,7 +1,8 @@
 //! Dependency arrows point inwards, read from `cargo metadata`: generators
 //! never depend on the edges or on async/SQL/HTTP crates, `island` never
 //! knows `world`, the format encoders know no generator, only `store`
-//! knows SQL and only `server` knows HTTP.
+//! knows SQL and only `server` knows HTTP, and no C code (zstd) reaches
+//! the WebAssembly package (read from `cargo tree` for wasm32).
 //!
 //! Every edge between workspace crates is listed in `ALLOWED` below with
 //! its reason, `mangekyo-core` included; a new edge is a design change:
@@ -45,8 +46,9 @@ fn graph() -> BTreeMap<String, Vec<String>> {
 }
 
 /// The generator crates: pure functions of their inputs.
-const GENERATORS: [&str; 6] = [
+const GENERATORS: [&str; 7] = [
     "mangekyo-core",
+    "mangekyo-defs",
     "mangekyo-planet",
     "mangekyo-caves",
     "mangekyo-dungeon",
@@ -113,6 +115,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ),
     ("mangekyo-island", "mangekyo-core", "seeds and streams"),
     (
+        "mangekyo-island",
+        "mangekyo-defs",
+        "one definition set: its YAML reader, and the object defs the island's types and scopes name",
+    ),
+    (
         "mangekyo-world",
         "mangekyo-core",
         "seeds and the play stream",
@@ -121,6 +128,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "mangekyo-world",
         "mangekyo-island",
         "the world spawns islands; never the other way",
+    ),
+    (
+        "mangekyo-world",
+        "mangekyo-defs",
+        "the object defs and interactions the engine runs",
     ),
     // Formats: joins generators to the encoders, which know nothing of each other.
     (
@@ -137,6 +149,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "mangekyo-formats",
         "mangekyo-caves",
         "cave meshes as glb and OBJ",
+    ),
+    (
+        "mangekyo-formats",
+        "mangekyo-dungeon",
+        "the one dungeon JSON document of every edge",
     ),
     (
         "mangekyo-formats",
@@ -224,6 +241,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "dungeons in the browser",
     ),
     ("mangekyo-wasm", "mangekyo-island", "islands in the browser"),
+    (
+        "mangekyo-wasm",
+        "mangekyo-formats",
+        "the edges' cave chunk bytes and dungeon document (no `roblox` feature: no C code)",
+    ),
 ];
 
 fn allowed(from: &str, to: &str) -> bool {
@@ -244,17 +266,77 @@ fn generators_never_depend_on_edges() {
     }
 }
 
+/// What may reach the WebAssembly package from the edge crates: the byte
+/// forms every edge shares, without their C code.
+const WASM_EDGES: [&str; 2] = ["mangekyo-formats", "mangekyo-export"];
+
+/// Crates with C code behind them: none may reach the WebAssembly package
+/// (no C toolchain for wasm32-unknown-unknown, and a browser runs it).
+const C_CRATES: [&str; 4] = ["zstd", "zstd-sys", "zstd-safe", "cc"];
+
 #[test]
-fn the_webassembly_package_binds_generators_only() {
-    // It runs in browsers and workers: no files, sockets or encoders with
-    // C code (zstd) behind it, only the generators' own bytes.
+fn the_webassembly_package_binds_generators_and_shared_formats_only() {
+    // It runs in browsers and workers: no files, sockets or SQL behind it;
+    // of the edges only the byte forms they all share.
     let g = graph();
     for bad in EDGE_CRATES {
         assert!(
-            !g["mangekyo-wasm"].iter().any(|d| d == bad),
+            WASM_EDGES.contains(&bad) || !g["mangekyo-wasm"].iter().any(|d| d == bad),
             "mangekyo-wasm must not depend on {bad}"
         );
     }
+}
+
+#[test]
+fn no_c_code_reaches_the_webassembly_package() {
+    // The resolved graph for wasm32 (features as the package builds them):
+    // `mangekyo-formats` without `roblox` brings no zstd.
+    let out = std::process::Command::new(env!("CARGO"))
+        .args([
+            "tree",
+            "-p",
+            "mangekyo-wasm",
+            "--target",
+            "wasm32-unknown-unknown",
+            "-e",
+            "normal,build",
+            "--prefix",
+            "none",
+            "--format",
+            "{p}|{f}",
+            "--offline",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        out.status.success(),
+        "cargo tree failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree = String::from_utf8(out.stdout).unwrap();
+    let crates: Vec<(&str, &str)> = tree
+        .lines()
+        .filter_map(|l| {
+            let (package, features) = l.split_once('|')?;
+            Some((package.split(' ').next()?, features))
+        })
+        .collect();
+    let formats = crates
+        .iter()
+        .find(|(name, _)| *name == "mangekyo-formats")
+        .expect("mangekyo-wasm depends on mangekyo-formats");
+    assert!(
+        !formats.1.split(',').any(|f| f == "roblox"),
+        "mangekyo-formats reaches wasm with its `roblox` feature: {}",
+        formats.1
+    );
+    let c: Vec<&str> = crates
+        .iter()
+        .map(|(name, _)| *name)
+        .filter(|name| C_CRATES.contains(name))
+        .collect();
+    assert!(c.is_empty(), "C code reaches mangekyo-wasm: {c:?}");
 }
 
 #[test]

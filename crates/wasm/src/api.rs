@@ -5,11 +5,12 @@
 //! crates' own (the server encodes with the same calls).
 
 use mangekyo_caves::{
-    CaveField, CaveParams, ChunkCoord, Manifest, MeshKind, Sampler, Seed, mesh, wire,
+    CaveField, CaveFormat, CaveParams, ChunkCoord, Manifest, MeshKind, Sampler, Seed,
 };
-use mangekyo_dungeon::{CavernParams, LakeParams, LevelParams, RoomParams, view as dungeon_view};
+use mangekyo_dungeon::{CavernParams, LakeParams, LevelParams, RoomParams};
+use mangekyo_formats::cave_models;
+use mangekyo_formats::dungeon::{self as dungeon_doc, DungeonKind, DungeonParams};
 use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Planet, PlanetParams, Projection};
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -72,7 +73,7 @@ impl Caves {
     }
 
     /// One chunk as the service sends it: `format` `mesh` (MKCM, with
-    /// `mesher` `smooth` or `blocky`) or `density` (MKCD).
+    /// `mesher` `smooth` or `blocky`), `density` (MKCD) or `glb`.
     pub fn chunk(
         &mut self,
         cx: i32,
@@ -82,30 +83,16 @@ impl Caves {
         mesher: Option<&str>,
     ) -> Result<Vec<u8>, Refusal> {
         let coord = ChunkCoord::checked(cx, cy, cz).map_err(|e| e.to_string())?;
-        let kind = match mesher.unwrap_or("smooth") {
-            "smooth" => MeshKind::Smooth,
-            "blocky" => MeshKind::Blocky,
-            other => {
-                return Err(format!(
-                    "mesher must be one of smooth, blocky, got {other:?}"
-                ));
-            }
-        };
-        let density = match format.unwrap_or("mesh") {
-            "mesh" => false,
-            "density" => true,
-            other => {
-                return Err(format!(
-                    "format must be one of mesh, density, got {other:?}"
-                ));
-            }
-        };
+        // The names every surface parses (`mangekyo_caves::names`).
+        let kind: MeshKind = mesher
+            .map_or(Ok(MeshKind::default()), str::parse)
+            .map_err(|e| e.to_string())?;
+        let format: CaveFormat = format
+            .map_or(Ok(CaveFormat::default()), str::parse)
+            .map_err(|e| e.to_string())?;
         let samples = self.sampler.chunk(&self.field, coord);
-        Ok(if density {
-            wire::encode_chunk_density(&self.field, &samples)
-        } else {
-            wire::encode_mesh(&mesh::mesh(&self.field, &samples, kind), kind)
-        })
+        cave_models::encode_chunk(&self.field, coord, &samples, format, kind)
+            .map_err(|e| e.to_string())
     }
 
     /// The density at a point (trilinear between voxels; > 0 is rock).
@@ -174,54 +161,26 @@ pub fn planet_chunk_json(chunk: &mangekyo_planet::Chunk) -> Result<String, Refus
 }
 
 /// A Hengband dungeon of `kind` (`room`, `cavern`, `lake`, `level`) as the
-/// service's JSON: generator, version, kind, seed, parameters and grid.
+/// service's JSON (`mangekyo_formats::dungeon::json`, which the service
+/// and the CLI write too).
 pub fn dungeon(kind: &str, seed: &str, params: Option<&str>) -> Result<String, Refusal> {
     let seed = Seed::parse(seed);
-    let err = |e: mangekyo_dungeon::DungeonError| e.to_string();
-    let (grid, params) = match kind {
-        "room" => {
-            let p: RoomParams = self::params("room", params)?;
-            (
-                mangekyo_dungeon::build_room(&p, seed).map_err(err)?.grid,
-                to_value(&p)?,
-            )
-        }
-        "cavern" => {
-            let p: CavernParams = self::params("cavern", params)?;
-            (
-                mangekyo_dungeon::build_cavern(&p, seed).map_err(err)?.grid,
-                to_value(&p)?,
-            )
-        }
-        "lake" => {
-            let p: LakeParams = self::params("lake", params)?;
-            (
-                mangekyo_dungeon::build_lake(&p, seed).map_err(err)?.grid,
-                to_value(&p)?,
-            )
-        }
-        "level" => {
-            let p: LevelParams = self::params("level", params)?;
-            (
-                mangekyo_dungeon::build_level(&p, seed).map_err(err)?.grid,
-                to_value(&p)?,
-            )
-        }
-        other => {
-            return Err(format!(
-                "kind must be one of room, cavern, lake, level, got {other:?}"
-            ));
-        }
-    };
-    let doc = json!({
-        "generator": "dungeon",
-        "version": mangekyo_dungeon::GENERATOR_VERSION,
-        "kind": kind,
-        "seed": seed.value(),
-        "params": params,
-        "grid": to_value(&dungeon_view::GridJson(&grid))?,
-    });
-    Ok(doc.to_string())
+    let kind = kind.parse::<DungeonKind>().map_err(|e| e.to_string())?;
+    match kind {
+        DungeonKind::Room => dungeon_json::<RoomParams>(seed, params),
+        DungeonKind::Cavern => dungeon_json::<CavernParams>(seed, params),
+        DungeonKind::Lake => dungeon_json::<LakeParams>(seed, params),
+        DungeonKind::Level => dungeon_json::<LevelParams>(seed, params),
+    }
+}
+
+fn dungeon_json<P: DungeonParams + DeserializeOwned>(
+    seed: Seed,
+    params: Option<&str>,
+) -> Result<String, Refusal> {
+    let p: P = self::params(P::KIND.name(), params)?;
+    let built = dungeon_doc::build(&p, seed).map_err(|e| e.to_string())?;
+    Ok(dungeon_doc::json(&p, seed, &built).to_string())
 }
 
 /// The example world's island of `seed` as the service's JSON
@@ -241,13 +200,10 @@ fn parse_projection(name: &str) -> Result<Projection, Refusal> {
         .map_err(|e: mangekyo_planet::PlanetError| e.to_string())
 }
 
-fn to_value<T: Serialize>(v: &T) -> Result<Value, Refusal> {
-    serde_json::to_value(v).map_err(|e| e.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mangekyo_caves::wire;
 
     #[test]
     fn a_reused_sampler_gives_each_chunk_its_own_bytes() {
@@ -290,7 +246,7 @@ mod tests {
         let mut caves = Caves::new("1", None).unwrap();
         let err = caves.chunk(0, 0, 0, None, Some("voxel")).unwrap_err();
         assert!(err.contains("mesher") && err.contains("voxel"), "{err}");
-        let err = caves.chunk(0, 0, 0, Some("glb"), None).unwrap_err();
+        let err = caves.chunk(0, 0, 0, Some("obj"), None).unwrap_err();
         assert!(err.contains("format"), "{err}");
         let err = caves.chunk(0, 1 << 21, 0, None, None).unwrap_err();
         assert!(err.contains("cy"), "{err}");

@@ -59,8 +59,9 @@ impl CaveWorld {
     }
 
     /// Chunk `(cx, cy, cz)` (32³ voxels, y up) as bytes: `format` `"mesh"`
-    /// (MKCM; the default) or `"density"` (MKCD), `mesher` `"smooth"` (the
-    /// default) or `"blocky"`. The same bytes as the service's chunk URL.
+    /// (MKCM; the default), `"density"` (MKCD) or `"glb"`, `mesher`
+    /// `"smooth"` (the default) or `"blocky"`. The same bytes as the
+    /// service's chunk URL.
     pub fn chunk(
         &mut self,
         cx: i32,

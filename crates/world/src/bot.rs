@@ -6,8 +6,8 @@
 use crate::object::ObjectId;
 use crate::play::{Game, PlayError};
 use mangekyo_core::{Pcg32, Seed};
+use mangekyo_defs::interact::{BotDef, Outcome};
 use mangekyo_island::Definitions;
-use mangekyo_island::defs::interact::{BotDef, Outcome};
 use std::collections::BTreeMap;
 
 /// The bot's own stream, so its choices never move the game's `play` draws.

@@ -4,7 +4,7 @@
 //! what happens is whatever the definitions say.
 
 use crate::object::{ObjectId, World, WorldError};
-use mangekyo_island::defs::interact::{
+use mangekyo_defs::interact::{
     BinOp, ChangeMode, Condition, EffectDef, Expr, ID_PROPERTY, InteractionDef, ObjectRef, RefRoot,
     ValueRef,
 };

@@ -1,7 +1,7 @@
 //! World objects: an arena of objects with number properties (each with a
 //! range) and named slots holding other objects, under one root.
 
-use mangekyo_island::defs::{ObjectDef, ObjectKind, PropertyRange};
+use mangekyo_defs::{ObjectDef, ObjectKind, PropertyRange};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -85,7 +85,7 @@ pub mod slot {
 /// Property names the spawner writes on paths.
 pub mod prop {
     /// A location's exploration progress.
-    pub const EXPLORATION: &str = mangekyo_island::defs::PROGRESS_PROPERTY;
+    pub const EXPLORATION: &str = mangekyo_defs::PROGRESS_PROPERTY;
     /// Minutes to walk a path.
     pub const TRAVEL_MINUTES: &str = "travel_minutes";
     /// The exploration progress at which a path is discovered.
@@ -445,7 +445,7 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mangekyo_island::defs::Origin;
+    use mangekyo_defs::Origin;
 
     fn def(kind: ObjectKind) -> ObjectDef {
         ObjectDef {

@@ -90,7 +90,7 @@ pub enum Refusal {
     NoSuchInteraction,
     /// A requirement does not hold; its refusal text, per language.
     #[error("{}", .0.get("en").map_or("not now", String::as_str))]
-    Unmet(mangekyo_island::defs::interact::Texts),
+    Unmet(mangekyo_defs::interact::Texts),
     /// The game is over.
     #[error("the game is over")]
     Over,
@@ -309,8 +309,7 @@ impl Game {
     pub fn interactions_of(
         &self,
         obj: ObjectId,
-    ) -> Option<&std::collections::BTreeMap<String, mangekyo_island::defs::interact::InteractionDef>>
-    {
+    ) -> Option<&std::collections::BTreeMap<String, mangekyo_defs::interact::InteractionDef>> {
         let def = &self.world.get(obj).ok()?.def;
         self.defs.object_defs().get(def).map(|d| &d.interactions)
     }
@@ -368,7 +367,7 @@ impl Game {
     }
 
     /// The ending reached, if the game is over.
-    pub fn ending(&self) -> Option<&mangekyo_island::defs::interact::EndingDef> {
+    pub fn ending(&self) -> Option<&mangekyo_defs::interact::EndingDef> {
         self.ended.map(|i| &self.scope().endings[i])
     }
 

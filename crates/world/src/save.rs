@@ -6,7 +6,7 @@
 use crate::object::{Kind, ObjectId, World, prop, slot};
 use crate::play::{Game, PlayRng, spawn_with_explorer};
 use mangekyo_core::Seed;
-use mangekyo_island::defs::interact::EffectDef;
+use mangekyo_defs::interact::EffectDef;
 use mangekyo_island::{Definitions, IslandMap, generate_island};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;

@@ -4,7 +4,7 @@
 use crate::discovery::{SEA_ROUTE_REQUIRED_PROGRESS, path_required_progresses};
 use crate::island::SpawnedIsland;
 use crate::object::{ObjectId, World, WorldError, prop, slot};
-use mangekyo_island::defs::{ObjectDef, PropertyRange};
+use mangekyo_defs::{ObjectDef, PropertyRange};
 use mangekyo_island::{Definitions, IslandEdge, IslandMap, sea_routes};
 use std::collections::BTreeMap;
 

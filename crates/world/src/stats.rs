@@ -5,7 +5,7 @@
 
 use crate::discovery::{explores_until, path_required_progresses};
 use crate::spawn::SpawnError;
-use mangekyo_island::defs::PROGRESS_PROPERTY;
+use mangekyo_defs::PROGRESS_PROPERTY;
 use mangekyo_island::{Definitions, IslandMap};
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -3,7 +3,7 @@
 //! definitions. This scans the code of `crates/world/src` (comments
 //! stripped) for every such name the example world declares.
 
-use mangekyo_island::defs::{PATH_PROPERTIES, PROGRESS_PROPERTY};
+use mangekyo_defs::{PATH_PROPERTIES, PROGRESS_PROPERTY};
 use mangekyo_island::example;
 use std::collections::BTreeSet;
 use std::path::Path;

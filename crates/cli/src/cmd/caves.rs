@@ -5,7 +5,7 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mangekyo_caves::mesh::{MeshKind, mesh, mesh_chunks};
 use mangekyo_caves::{
-    CaveField, CaveMode, CaveParams, ChunkCoord, Mesh, Sampler, Seed, view, wire,
+    CaveField, CaveFormat, CaveMode, CaveParams, ChunkCoord, Mesh, Sampler, Seed, view, wire,
 };
 use mangekyo_formats::cave_models::{self, ModelFormat};
 use std::path::{Path, PathBuf};
@@ -51,10 +51,12 @@ enum ModeArg {
     Sheets,
 }
 
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum MeshArg {
-    Smooth,
-    Blocky,
+/// `--mesher`: the names `mangekyo_caves::names` gives every surface
+/// (listed in `--help` from the same list).
+fn mesher_parser() -> impl clap::builder::TypedValueParser<Value = MeshKind> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(MeshKind::ALL.map(MeshKind::name))
+        .try_map(|s| s.parse::<MeshKind>())
 }
 
 #[derive(Debug, clap::Args)]
@@ -65,8 +67,8 @@ struct ChunkArgs {
     #[arg(long, num_args = 3, value_names = ["CX", "CY", "CZ"], allow_negative_numbers = true, default_values_t = [0, 0, 0])]
     chunk: Vec<i32>,
     /// Smooth (surface nets) or blocky faces.
-    #[arg(long, value_enum, default_value = "smooth", visible_alias = "mesh")]
-    mesher: MeshArg,
+    #[arg(long, value_parser = mesher_parser(), default_value_t = MeshKind::default(), visible_alias = "mesh")]
+    mesher: MeshKind,
     /// Output: .glb, .obj, .mkcm (viewer mesh) or .mkcd (density).
     #[arg(short, long, default_value = "chunk.glb")]
     output: PathBuf,
@@ -83,8 +85,8 @@ struct ExportArgs {
     #[arg(long, value_parser = parse_coord, allow_hyphen_values = true, default_value = "1,1,1")]
     to: ChunkCoord,
     /// Smooth (surface nets) or blocky faces.
-    #[arg(long, value_enum, default_value = "smooth", visible_alias = "mesh")]
-    mesher: MeshArg,
+    #[arg(long, value_parser = mesher_parser(), default_value_t = MeshKind::default(), visible_alias = "mesh")]
+    mesher: MeshKind,
     /// Output: .glb or .obj.
     #[arg(short, long, default_value = "caves.glb")]
     output: PathBuf,
@@ -153,13 +155,6 @@ impl World {
     }
 }
 
-fn kind(m: MeshArg) -> MeshKind {
-    match m {
-        MeshArg::Smooth => MeshKind::Smooth,
-        MeshArg::Blocky => MeshKind::Blocky,
-    }
-}
-
 fn extension(path: &Path) -> String {
     path.extension()
         .and_then(|e| e.to_str())
@@ -176,18 +171,26 @@ fn chunk(a: ChunkArgs) -> anyhow::Result<()> {
     // The service's bound: past it f32 chunk-local positions lose voxels.
     let coord = ChunkCoord::checked(a.chunk[0], a.chunk[1], a.chunk[2])?;
     let samples = Sampler::new().chunk(&field, coord);
-    let k = kind(a.mesher);
+    let k = a.mesher;
     let ext = extension(&a.output);
-    if ext == "mkcd" {
+    // The service's formats by their extensions (`CaveFormat`), and OBJ.
+    let format = CaveFormat::from_extension(&ext);
+    if format.is_none() && ext != "obj" {
+        let known: Vec<&str> = CaveFormat::ALL.map(CaveFormat::extension).to_vec();
+        bail!(
+            "--output must end in .{} or .obj, got {ext:?}",
+            known.join(", .")
+        );
+    }
+    if format == Some(CaveFormat::Density) {
         write(&a.output, &wire::encode_chunk_density(&field, &samples))?;
         eprintln!("wrote {} (density of chunk {coord:?})", a.output.display());
         return Ok(());
     }
     let m = mesh(&field, &samples, k);
-    match ext.as_str() {
-        "mkcm" => write(&a.output, &wire::encode_mesh(&m, k))?,
-        "glb" | "obj" => write_meshes(&a.output, &[(coord, m.clone())])?,
-        other => bail!("--output must end in .glb, .obj, .mkcm or .mkcd, got {other:?}"),
+    match format {
+        Some(CaveFormat::Mesh) => write(&a.output, &wire::encode_mesh(&m, k))?,
+        _ => write_meshes(&a.output, &[(coord, m.clone())])?,
     }
     eprintln!(
         "wrote {} (chunk {coord:?}: {} vertices, {} triangles)",
@@ -238,7 +241,7 @@ fn export(a: ExportArgs) -> anyhow::Result<()> {
     let mut meshes = Vec::with_capacity(coords.len());
     // Batches of 32 chunks in parallel; the bar advances per batch.
     for batch in coords.chunks(32) {
-        let ms = mesh_chunks(&field, batch, kind(a.mesher));
+        let ms = mesh_chunks(&field, batch, a.mesher);
         meshes.extend(batch.iter().copied().zip(ms).filter(|(_, m)| !m.is_empty()));
         bar.inc(batch.len() as u64);
     }

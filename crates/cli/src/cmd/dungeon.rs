@@ -7,8 +7,10 @@
 use anyhow::{Context, bail};
 use mangekyo_dungeon::{
     CavernParams, Grid, LakeForm, LakeKind, LakeParams, LevelParams, RoomKind, RoomParams, Seed,
-    build_cavern, build_lake, build_level, build_room, view,
+    view,
 };
+use mangekyo_formats::dungeon::{self, DungeonParams};
+use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -99,7 +101,10 @@ struct Common {
 enum Format {
     /// Text, one glyph per cell (`.` floor, `#` wall, `~` deep water, …).
     Ascii,
-    /// `{"width","height","features","flags"}`, row-major.
+    /// The service's document (`mangekyo_formats::dungeon::json`):
+    /// generator, version, kind, seed, params, the grid
+    /// (`{"width","height","features","flags"}`, row-major) and what the
+    /// builder reported.
     Json,
     /// An RGB picture, lit cells brighter.
     Png,
@@ -147,7 +152,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     if matches!(common.format, Format::Png) && common.output.is_none() {
         bail!("--format png writes binary data: give a file with -o FILE");
     }
-    let (grid, summary, common) = match args.what {
+    let ((grid, doc), summary, common) = match args.what {
         What::Room { vault, common } => (room(vault, &common)?, "room", common),
         What::Cavern { common } => (cavern(&common)?, "cavern", common),
         What::Lake { kind, form, common } => (lake(kind.into(), form, &common)?, "lake", common),
@@ -160,10 +165,19 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         grid.floor_count(),
         common.seed
     );
-    write(&grid, &common)
+    write(&grid, &doc, &common)
 }
 
-fn room(vault: bool, c: &Common) -> anyhow::Result<Grid> {
+/// Builds with the library and writes the one document the service and
+/// the WebAssembly package write too.
+fn built<P: DungeonParams>(params: &P, c: &Common) -> anyhow::Result<(Grid, Value)> {
+    let seed = Seed::parse(&c.seed);
+    let built = dungeon::build(params, seed)?;
+    let doc = dungeon::json(params, seed, &built);
+    Ok((built.grid, doc))
+}
+
+fn room(vault: bool, c: &Common) -> anyhow::Result<(Grid, Value)> {
     let params = RoomParams {
         kind: if vault {
             RoomKind::CaveVault
@@ -179,10 +193,10 @@ fn room(vault: bool, c: &Common) -> anyhow::Result<Grid> {
         depth: c.depth.unwrap_or(1),
         ..RoomParams::default()
     };
-    Ok(build_room(&params, Seed::parse(&c.seed))?.grid)
+    built(&params, c)
 }
 
-fn cavern(c: &Common) -> anyhow::Result<Grid> {
+fn cavern(c: &Common) -> anyhow::Result<(Grid, Value)> {
     let d = CavernParams::default();
     let params = CavernParams {
         width: c.width.unwrap_or(d.width),
@@ -194,10 +208,10 @@ fn cavern(c: &Common) -> anyhow::Result<Grid> {
         depth: c.depth.unwrap_or(1),
         ..d
     };
-    Ok(build_cavern(&params, Seed::parse(&c.seed))?.grid)
+    built(&params, c)
 }
 
-fn lake(kind: LakeKind, form: Option<Form>, c: &Common) -> anyhow::Result<Grid> {
+fn lake(kind: LakeKind, form: Option<Form>, c: &Common) -> anyhow::Result<(Grid, Value)> {
     if let Some(depth) = c.depth {
         anyhow::bail!(
             "--depth {depth}: lakes have no depth rule (lava glows, water is lit by --light); leave --depth out"
@@ -217,10 +231,10 @@ fn lake(kind: LakeKind, form: Option<Form>, c: &Common) -> anyhow::Result<Grid> 
         light: c.light,
         ..LakeParams::default()
     };
-    Ok(build_lake(&params, Seed::parse(&c.seed))?.grid)
+    built(&params, c)
 }
 
-fn level(rooms: u32, c: &Common) -> anyhow::Result<Grid> {
+fn level(rooms: u32, c: &Common) -> anyhow::Result<(Grid, Value)> {
     let d = LevelParams::default();
     let params = LevelParams {
         width: c.width.unwrap_or(d.width),
@@ -233,14 +247,14 @@ fn level(rooms: u32, c: &Common) -> anyhow::Result<Grid> {
         depth: c.depth.unwrap_or(1),
         ..d
     };
-    Ok(build_level(&params, Seed::parse(&c.seed))?.grid)
+    built(&params, c)
 }
 
-fn write(grid: &Grid, c: &Common) -> anyhow::Result<()> {
+fn write(grid: &Grid, doc: &Value, c: &Common) -> anyhow::Result<()> {
     let bytes = match c.format {
         Format::Ascii => view::to_ascii(grid).into_bytes(),
         Format::Json => {
-            let mut text = serde_json::to_vec(&view::GridJson(grid))?;
+            let mut text = serde_json::to_vec(doc)?;
             text.push(b'\n');
             text
         }

@@ -40,7 +40,8 @@ enum IslandCommand {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Language of the names (a code from the definitions' localization).
+        /// Language of the names (a code from the definitions' localization;
+        /// any code when they have none: names are then identifiers).
         #[arg(long, default_value = "en")]
         lang: String,
         /// Write to this file instead of stdout (`--out` is the old name).
@@ -177,6 +178,16 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<()> {
     }
 }
 
+/// The languages for `check`'s summary; a set without any still
+/// generates, with every name its identifier.
+fn languages(defs: &Definitions) -> String {
+    let langs = defs.localization().languages();
+    if langs.is_empty() {
+        return "none (names show as identifiers)".into();
+    }
+    langs.keys().cloned().collect::<Vec<_>>().join(", ")
+}
+
 fn check(paths: &[PathBuf]) -> Result<()> {
     let defs = load(paths)?;
     let findings = mangekyo_island::check::check(&defs);
@@ -186,12 +197,7 @@ fn check(paths: &[PathBuf]) -> Result<()> {
         defs.axes().len(),
         defs.location_types().len(),
         defs.scopes().len(),
-        defs.localization()
-            .languages()
-            .keys()
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(", ")
+        languages(&defs)
     );
     if findings.is_empty() {
         println!("no findings");

@@ -3,8 +3,8 @@
 
 use super::Definitions;
 use super::parse::{Draft, FileParser};
-use super::read::Reader;
 use crate::error::{Diagnostic, LoadError};
+use mangekyo_defs::read::Reader;
 
 /// Collects YAML sources one by one, then checks the whole set.
 ///
@@ -48,7 +48,7 @@ impl DefinitionsLoader {
             draft: &mut self.draft,
             r: Reader::new(name, text),
         };
-        match crate::yaml::parse(text) {
+        match mangekyo_defs::yaml::parse(text) {
             Ok(root) => parser.file(&root),
             Err(e) => {
                 let d = parser.r.diagnostic(

@@ -1,17 +1,14 @@
-//! The validated definitions an island is generated from: object defs, axes,
-//! location types, generation scopes and localisation.
+//! The validated definitions an island is generated from: axes, location
+//! types, generation scopes and localisation, beside the object defs
+//! (`mangekyo-defs`, the world engine's) they refer to.
 //!
 //! Built only by [`crate::DefinitionsLoader`] (or [`crate::load_definitions`]),
 //! so a [`Definitions`] value always has its cross-references resolved and
 //! its scopes' guarantees checked feasible.
 
-mod check_interact;
-pub mod interact;
 mod localize;
 mod parse;
-mod parse_interact;
 mod parse_types;
-mod read;
 mod resolve;
 
 pub mod load;
@@ -21,124 +18,12 @@ pub use parse::MAX_AXIS_LEVELS;
 pub use parse_types::{MAX_SITE_COUNT, MIN_SITE_COUNT};
 pub use resolve::MAX_COVERAGE_POINTS;
 
+use mangekyo_defs::{ObjectDef, Origin, interact};
 use std::collections::BTreeMap;
 
 /// The axis whose values the coast band clamps (see [`CoastDef`]). The name
 /// is special because the scope's `coast` section refers to it implicitly.
 pub const COASTAL_DISTANCE_AXIS: &str = "coastal_distance";
-
-/// The location property whose value is exploration progress; its `max` is
-/// "100% explored".
-pub const PROGRESS_PROPERTY: &str = "exploration";
-
-/// Path properties the spawner writes; object defs may not declare them.
-pub const PATH_PROPERTIES: [&str; 4] = [
-    "travel_minutes",
-    "required_progress",
-    "destination_id",
-    "return_path_id",
-];
-
-/// Where a definition was written.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Origin {
-    /// The source name given to the loader.
-    pub file: String,
-    /// 1-based line.
-    pub line: u32,
-    /// 1-based column.
-    pub column: u32,
-}
-
-impl std::fmt::Display for Origin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}:{}", self.file, self.line, self.column)
-    }
-}
-
-/// What an object def spawns as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ObjectKind {
-    /// A place: holds characters, fixtures and undiscovered fixtures.
-    Location,
-    /// A one-way path from one location to another.
-    Path,
-    /// An explorer.
-    Character,
-}
-
-impl ObjectKind {
-    /// The YAML spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ObjectKind::Location => "location",
-            ObjectKind::Path => "path",
-            ObjectKind::Character => "character",
-        }
-    }
-
-    /// The slots an object of this kind has, each with the kinds it
-    /// accepts (the spec's contract: a location holds characters, its
-    /// discovered `fixtures` and its `undiscovered_fixtures`).
-    pub fn slots(self) -> &'static [(&'static str, &'static [ObjectKind])] {
-        match self {
-            ObjectKind::Location => &[
-                ("characters", &[ObjectKind::Character]),
-                ("fixtures", &[ObjectKind::Path]),
-                ("undiscovered_fixtures", &[ObjectKind::Path]),
-            ],
-            ObjectKind::Path | ObjectKind::Character => &[],
-        }
-    }
-
-    /// Every kind, in declaration order.
-    pub const ALL: [ObjectKind; 3] = [
-        ObjectKind::Location,
-        ObjectKind::Path,
-        ObjectKind::Character,
-    ];
-}
-
-/// Path properties the spawner writes that hold an instance id, with the
-/// kind of object they name.
-pub const PATH_REFERENCES: [(&str, ObjectKind); 2] = [
-    ("destination_id", ObjectKind::Location),
-    ("return_path_id", ObjectKind::Path),
-];
-
-/// Inclusive bounds of a number property.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PropertyRange {
-    /// Smallest allowed value (also the initial value).
-    pub min: f64,
-    /// Largest allowed value.
-    pub max: f64,
-}
-
-/// Something that can be spawned into the world.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ObjectDef {
-    /// Its global name, e.g. `land.forest`.
-    pub name: String,
-    /// What it spawns as.
-    pub kind: ObjectKind,
-    /// Number properties by name.
-    pub properties: BTreeMap<String, PropertyRange>,
-    /// Initial values that differ from a property's `min` (`start:`).
-    pub initial: BTreeMap<String, f64>,
-    /// What an agent can do with objects of this def, by name.
-    pub interactions: BTreeMap<String, interact::InteractionDef>,
-    /// Where it was defined.
-    pub origin: Origin,
-}
-
-impl ObjectDef {
-    /// The value a new object's property starts at.
-    pub fn initial_value(&self, prop: &str) -> Option<f64> {
-        let r = self.properties.get(prop)?;
-        Some(self.initial.get(prop).copied().unwrap_or(r.min))
-    }
-}
 
 /// The quantisation grid of an axis: values are `min + k·step`, `min..=max`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -454,7 +339,10 @@ impl Definitions {
     }
     /// `Ok` when `scope` names a generation scope and `lang` a language
     /// of these definitions; the CLI and the server both refuse the rest
-    /// with this one message.
+    /// with this one message. A set without a `localization` block takes
+    /// any `lang`: it has no language to choose, and every name falls back
+    /// to its identifier (as [`Localization::label`] does), which `check`
+    /// reports as a finding, not an error.
     pub fn check_scope_and_lang(&self, scope: &str, lang: &str) -> Result<(), UnknownChoice> {
         let choose = |parameter, got: &str, known: Vec<&String>| {
             if known.iter().any(|k| k.as_str() == got) {
@@ -468,7 +356,11 @@ impl Definitions {
             }
         };
         choose("scope", scope, self.scopes.keys().collect())?;
-        choose("lang", lang, self.localization.languages().keys().collect())
+        let languages = self.localization.languages();
+        if languages.is_empty() {
+            return Ok(());
+        }
+        choose("lang", lang, languages.keys().collect())
     }
 }
 

@@ -2,13 +2,12 @@
 //! ranges are checked here, references to other definitions later (in
 //! `resolve`, once every file is in).
 
-use super::read::{Fields, Reader, index, join};
-use super::{
-    AxisDef, AxisRange, LayerDef, LayerKind, Localization, ObjectDef, ObjectKind, Origin,
-    PATH_PROPERTIES, PropertyRange, TypeNames,
-};
+use super::{AxisDef, AxisRange, LayerDef, LayerKind, Localization, TypeNames};
 use crate::error::Diagnostic;
-use crate::yaml::{Node, Value};
+use mangekyo_defs::parse::ObjectParser;
+use mangekyo_defs::read::{Fields, Reader, Spots, index, join};
+use mangekyo_defs::yaml::{Node, Value};
+use mangekyo_defs::{ObjectDef, Origin};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The most grid levels an axis may have (a guard against `step: 1e-12`).
@@ -23,29 +22,6 @@ pub(crate) const ROOT_KEYS: [&str; 5] = [
     "localization",
 ];
 
-/// A position a later check may need to point at.
-#[derive(Clone, Debug)]
-pub(crate) struct Spot {
-    pub(crate) file: String,
-    pub(crate) line: u32,
-    pub(crate) column: u32,
-    pub(crate) source_line: Option<String>,
-}
-
-impl Spot {
-    /// A diagnostic at this spot.
-    pub(crate) fn diagnostic(&self, path: &str, message: String) -> Diagnostic {
-        Diagnostic {
-            file: self.file.clone(),
-            line: self.line,
-            column: self.column,
-            path: path.to_string(),
-            message,
-            source_line: self.source_line.clone(),
-        }
-    }
-}
-
 /// Definitions collected so far over all files, with the positions of every
 /// definition key and every reference (by key path), and the names of
 /// definitions that had errors (references to them are not reported again).
@@ -57,7 +33,7 @@ pub(crate) struct Draft {
     pub(crate) scopes: BTreeMap<String, super::ScopeDef>,
     pub(crate) localization: Localization,
     pub(crate) broken: BTreeSet<String>,
-    pub(crate) spots: BTreeMap<String, Spot>,
+    pub(crate) spots: Spots,
     pub(crate) diags: Vec<Diagnostic>,
 }
 
@@ -97,24 +73,21 @@ pub(crate) struct FileParser<'d, 's> {
 impl<'d, 's> FileParser<'d, 's> {
     /// Records the position of `node` under `path`.
     pub(crate) fn spot(&mut self, node: &Node, path: &str) {
-        let d = self
-            .r
-            .diagnostic(node.line, node.column, path, String::new());
-        let spot = Spot {
-            file: d.file,
-            line: d.line,
-            column: d.column,
-            source_line: d.source_line,
-        };
+        let spot = self.r.spot(node);
         self.draft.spots.insert(path.to_string(), spot);
     }
 
     /// The origin of a definition whose key is `node`.
     pub(crate) fn origin(&self, node: &Node) -> Origin {
-        Origin {
-            file: self.r.file().to_string(),
-            line: node.line,
-            column: node.column,
+        self.r.origin(node)
+    }
+
+    /// The world engine's parser over this file's reader and the set's
+    /// spots (object defs, a scope's `endings` and `bot`).
+    pub(crate) fn objects(&mut self) -> ObjectParser<'_, 's> {
+        ObjectParser {
+            r: &mut self.r,
+            spots: &mut self.draft.spots,
         }
     }
 
@@ -217,95 +190,9 @@ impl<'d, 's> FileParser<'d, 's> {
     }
 
     fn object_def(&mut self, name: &str, key: &Node, node: &Node, path: &str) -> Option<()> {
-        let mut f = self
-            .r
-            .map(node, path, "an object def ({ kind, properties })")?;
-        let kind = f
-            .req(&mut self.r, path, "kind", "location, path or character")
-            .and_then(|n| {
-                let p = join(path, "kind");
-                match self.r.string(n, &p)?.as_str() {
-                    "location" => Some(ObjectKind::Location),
-                    "path" => Some(ObjectKind::Path),
-                    "character" => Some(ObjectKind::Character),
-                    other => {
-                        self.r.error(
-                            n,
-                            &p,
-                            format!("unknown kind '{other}'; expected location, path or character"),
-                        );
-                        None
-                    }
-                }
-            });
-        let properties = match f.opt("properties") {
-            Some(n) => self.properties(n, &join(path, "properties"), kind),
-            None => Some((BTreeMap::new(), BTreeMap::new())),
-        };
-        let interactions = match f.opt("interactions") {
-            Some(n) => self.interactions(n, &join(path, "interactions")),
-            None => Some(BTreeMap::new()),
-        };
-        f.finish(&mut self.r, path, &["kind", "properties", "interactions"]);
-        let (properties, initial) = properties?;
-        let def = ObjectDef {
-            name: name.to_string(),
-            kind: kind?,
-            properties,
-            initial,
-            interactions: interactions?,
-            origin: self.origin(key),
-        };
+        let def = self.objects().object_def(name, key, node, path)?;
         self.draft.object_defs.insert(name.to_string(), def);
         Some(())
-    }
-
-    fn properties(
-        &mut self,
-        node: &Node,
-        path: &str,
-        kind: Option<ObjectKind>,
-    ) -> Option<(BTreeMap<String, PropertyRange>, BTreeMap<String, f64>)> {
-        let mut f = self.r.map(
-            node,
-            path,
-            "a mapping from property names to { min, max, start }",
-        )?;
-        let mut out = BTreeMap::new();
-        let mut initial = BTreeMap::new();
-        let mut ok = true;
-        for (name, key, value) in f.all() {
-            let p = join(path, &name);
-            if kind == Some(ObjectKind::Path) && PATH_PROPERTIES.contains(&name.as_str()) {
-                self.r.error(
-                    key,
-                    &p,
-                    format!("'{name}' is written by the spawner on every path; remove it"),
-                );
-                ok = false;
-                continue;
-            }
-            if name == super::interact::ID_PROPERTY {
-                self.r.error(
-                    key,
-                    &p,
-                    "'id' is every object's instance id and cannot be declared",
-                );
-                ok = false;
-                continue;
-            }
-            self.spot(key, &p);
-            match self.property_range(value, &p) {
-                Some((min, max, start)) => {
-                    out.insert(name.clone(), PropertyRange { min, max });
-                    if let Some(v) = start {
-                        initial.insert(name, v);
-                    }
-                }
-                None => ok = false,
-            }
-        }
-        ok.then_some((out, initial))
     }
 
     fn axis(&mut self, name: &str, key: &Node, node: &Node, path: &str) -> Option<()> {

@@ -2,12 +2,12 @@
 //! `parse` for the shared machinery).
 
 use super::parse::FileParser;
-use super::read::{index, join};
 use super::{
     AxisPreference, CoastDef, ElevationDef, ExploreDef, Guarantee, HardLimit, LocationTypeDef,
     OrderBy, Prefer, ScopeDef, SeaRoutesDef, VariantDef,
 };
-use crate::yaml::{Node, Value};
+use mangekyo_defs::read::{index, join};
+use mangekyo_defs::yaml::{Node, Value};
 use std::collections::BTreeMap;
 
 /// The most sites a scope may ask for: ten times the 100k sites the
@@ -353,11 +353,11 @@ impl FileParser<'_, '_> {
             .req(&mut self.r, path, "explore", "{ minutes, progress }")
             .and_then(|n| self.explore(n, &join(path, "explore")));
         let endings = match f.opt("endings") {
-            Some(n) => self.endings(n, &join(path, "endings")),
+            Some(n) => self.objects().endings(n, &join(path, "endings")),
             None => Some(Vec::new()),
         };
         let bot = match f.opt("bot") {
-            Some(n) => self.bot(n, &join(path, "bot")).map(Some),
+            Some(n) => self.objects().bot(n, &join(path, "bot")).map(Some),
             None => Some(None),
         };
         f.finish(&mut self.r, path, &SCOPE_KEYS);
@@ -387,7 +387,7 @@ impl FileParser<'_, '_> {
     /// A required string key whose position is kept for cross-checks.
     fn reference(
         &mut self,
-        f: &mut super::read::Fields,
+        f: &mut mangekyo_defs::read::Fields,
         path: &str,
         key: &str,
         what: &str,

@@ -2,10 +2,12 @@
 //! every name a definition uses exists and has the right kind, and every
 //! scope's guarantees can be met.
 
-use super::parse::{Draft, Spot};
-use super::read::suggestion;
-use super::{AxisDef, Definitions, LocationTypeDef, ObjectKind, PROGRESS_PROPERTY, ScopeDef};
+use super::parse::Draft;
+use super::{AxisDef, Definitions, LocationTypeDef, ScopeDef};
 use crate::error::Diagnostic;
+use mangekyo_defs::check::InteractionChecker;
+use mangekyo_defs::read::{Spot, suggestion};
+use mangekyo_defs::{ObjectDef, ObjectKind, PROGRESS_PROPERTY};
 use std::collections::BTreeMap;
 
 /// The most axis-value combinations the coverage check enumerates; past it
@@ -27,8 +29,7 @@ pub(crate) fn resolve(draft: Draft) -> (Definitions, Vec<Diagnostic>) {
     }
     c.coverage();
     c.localization();
-    let mut ic =
-        super::check_interact::InteractionChecker::new(&draft.object_defs, path_ends(&draft));
+    let mut ic = InteractionChecker::new(&draft.object_defs, path_ends(&draft));
     ic.check_all();
     for s in draft.scopes.values() {
         let base = format!("generation_scopes.{}", s.name);
@@ -144,12 +145,7 @@ impl<'d> Checker<'d> {
             .then(|| &draft.axes[name])
     }
 
-    fn object_def(
-        &mut self,
-        name: &str,
-        kind: ObjectKind,
-        path: &str,
-    ) -> Option<&'d super::ObjectDef> {
+    fn object_def(&mut self, name: &str, kind: ObjectKind, path: &str) -> Option<&'d ObjectDef> {
         let draft = self.draft;
         if !self.exists(&draft.object_defs, "object_defs", "object_def", name, path) {
             return None;

@@ -26,10 +26,10 @@ use axum::http::{HeaderMap, HeaderValue};
 use axum::response::Response;
 use mangekyo_caves::manifest::MAX_POINT_COORD;
 use mangekyo_caves::{
-    CaveField, CaveParams, ChunkCoord, MAX_CHUNK_COORD, Manifest, MeshKind, Sampler, Seed, mesh,
-    wire,
+    CaveField, CaveFormat, CaveParams, ChunkCoord, MAX_CHUNK_COORD, Manifest, MeshKind, Sampler,
+    Seed,
 };
-use mangekyo_formats::cave_models::{self, ModelFormat};
+use mangekyo_formats::cave_models;
 use serde_json::json;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -149,29 +149,20 @@ async fn chunk(
         path.require_in_range("cz", range)?,
     )
     .map_err(|e| ApiError::refused(&e))?;
-    let (density, glb) = match query.text("format").unwrap_or("mesh") {
-        "mesh" => (false, false),
-        "density" => (true, false),
-        "glb" => (false, true),
-        other => {
-            let message = format!("format must be one of mesh, density, glb, got {other:?}");
-            return Err(ApiError::invalid("format", message, "mesh, density, glb"));
-        }
-    };
-    let kind = match query.text("mesher").unwrap_or("smooth") {
-        "smooth" => MeshKind::Smooth,
-        "blocky" => MeshKind::Blocky,
-        other => {
-            let message = format!("mesher must be one of smooth, blocky, got {other:?}");
-            return Err(ApiError::invalid("mesher", message, "smooth, blocky"));
-        }
-    };
+    // One list of names for every surface (`mangekyo_caves::names`).
+    let format: CaveFormat = query
+        .text("format")
+        .map_or(Ok(CaveFormat::default()), str::parse)
+        .map_err(|e| ApiError::refused(&e))?;
+    let kind: MeshKind = query
+        .text("mesher")
+        .map_or(Ok(MeshKind::default()), str::parse)
+        .map_err(|e| ApiError::refused(&e))?;
     let version = mangekyo_caves::GENERATOR_VERSION;
-    let what = if density {
-        "density".to_owned()
-    } else {
-        let ext = if glb { ".glb" } else { "" };
-        format!("{kind:?}{ext}").to_lowercase()
+    let what = match format {
+        CaveFormat::Density => "density".to_owned(),
+        CaveFormat::Glb => format!("{kind}.glb"),
+        CaveFormat::Mesh => kind.name().to_owned(),
     };
     let key = format!(
         "caves/v{version}/{}/{}/{},{},{}/{what}",
@@ -184,10 +175,10 @@ async fn chunk(
     let timing: Arc<Mutex<Option<(f64, f64)>>> = Arc::default();
     let timing_out = Arc::clone(&timing);
     let field = w.field;
-    let route_kind = match (density, glb) {
-        (true, _) => "caves_density",
-        (_, true) => "caves_glb",
-        _ => "caves_mesh",
+    let route_kind = match format {
+        CaveFormat::Density => "caves_density",
+        CaveFormat::Glb => "caves_glb",
+        CaveFormat::Mesh => "caves_mesh",
     };
     let content = state
         .content
@@ -196,26 +187,21 @@ async fn chunk(
             let samples = Sampler::new().chunk(&field, coord);
             let gen_ms = t0.elapsed().as_secs_f64() * 1e3;
             let t1 = Instant::now();
-            let (body, format) = if density {
-                (wire::encode_chunk_density(&field, &samples), Format::Bin)
-            } else if glb {
-                let m = mesh::mesh(&field, &samples, kind);
-                let bytes = cave_models::encode(&[(coord, m)], ModelFormat::Glb)
-                    .map_err(|e| ApiError::internal("encoding the glb", &e))?;
-                (bytes, Format::Glb)
-            } else {
-                let m = mesh::mesh(&field, &samples, kind);
-                (wire::encode_mesh(&m, kind), Format::Bin)
-            };
-            let mesh_ms = if density {
+            let body = cave_models::encode_chunk(&field, coord, &samples, format, kind)
+                .map_err(|e| ApiError::internal("encoding the chunk", &e))?;
+            let mesh_ms = if format == CaveFormat::Density {
                 0.0
             } else {
                 t1.elapsed().as_secs_f64() * 1e3
             };
+            let media = match format {
+                CaveFormat::Glb => Format::Glb,
+                CaveFormat::Mesh | CaveFormat::Density => Format::Bin,
+            };
             if let Ok(mut t) = timing.lock() {
                 *t = Some((gen_ms, mesh_ms));
             }
-            Ok(Content::new(body, format.content_type()))
+            Ok(Content::new(body, media.content_type()))
         })
         .await?;
     let mut response = respond(&content, w.lifetime, &headers);

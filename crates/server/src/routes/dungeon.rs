@@ -10,13 +10,9 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use mangekyo_core::Seed;
-use mangekyo_dungeon::{
-    CavernParams, DungeonError, Grid, LakeParams, LevelParams, Rect, RoomParams, build_cavern,
-    build_lake, build_level, build_room, view,
-};
-use serde::Serialize;
+use mangekyo_dungeon::{CavernParams, DungeonError, LakeParams, LevelParams, RoomParams, view};
+use mangekyo_formats::dungeon::{self as document, Built, DungeonParams};
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -43,12 +39,6 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(cavern))
         .routes(routes!(lake))
         .routes(routes!(level))
-}
-
-/// A built grid with what the builder reports beside it.
-struct Built {
-    grid: Grid,
-    extra: Value,
 }
 
 /// A fractal room or cave vault.
@@ -79,22 +69,7 @@ async fn room(
     QueryParams(query): QueryParams,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    serve::<RoomParams>(
-        &state,
-        "dungeon_room",
-        &path,
-        &query,
-        &headers,
-        |p, seed| {
-            let r = build_room(p, seed)?;
-            let extra = json!({ "light": r.light, "attempts": r.attempts.len() });
-            Ok(Built {
-                grid: r.grid,
-                extra,
-            })
-        },
-    )
-    .await
+    serve::<RoomParams>(&state, "dungeon_room", &path, &query, &headers).await
 }
 
 /// A whole-level cavern.
@@ -124,23 +99,7 @@ async fn cavern(
     QueryParams(query): QueryParams,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    serve::<CavernParams>(
-        &state,
-        "dungeon_cavern",
-        &path,
-        &query,
-        &headers,
-        |p, seed| {
-            let c = build_cavern(p, seed)?;
-            let extra =
-                json!({ "rect": rect(c.rect), "light": c.light, "attempts": c.attempts.len() });
-            Ok(Built {
-                grid: c.grid,
-                extra,
-            })
-        },
-    )
-    .await
+    serve::<CavernParams>(&state, "dungeon_cavern", &path, &query, &headers).await
 }
 
 /// A lake across a level, or an elemental vault.
@@ -169,12 +128,7 @@ async fn lake(
     QueryParams(query): QueryParams,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    serve::<LakeParams>(&state, "dungeon_lake", &path, &query, &headers, |p, seed| {
-        let l = build_lake(p, seed)?;
-        let extra = json!({ "rect": rect(l.rect), "lake_kind": l.kind, "form": l.form, "attempts": l.attempts.len() });
-        Ok(Built { grid: l.grid, extra })
-    })
-    .await
+    serve::<LakeParams>(&state, "dungeon_lake", &path, &query, &headers).await
 }
 
 /// A level of fractal rooms joined by corridors.
@@ -200,16 +154,7 @@ async fn level(
     QueryParams(query): QueryParams,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    serve::<LevelParams>(&state, "dungeon_level", &path, &query, &headers, |p, seed| {
-        let l = build_level(p, seed)?;
-        let rooms: Vec<Value> = l
-            .rooms
-            .iter()
-            .map(|r| json!({ "rect": rect(r.rect), "centre": [r.centre.x, r.centre.y], "light": r.light }))
-            .collect();
-        Ok(Built { grid: l.grid, extra: json!({ "rooms": rooms, "corridors": l.corridors }) })
-    })
-    .await
+    serve::<LevelParams>(&state, "dungeon_level", &path, &query, &headers).await
 }
 
 /// Parses the request, then builds and renders through the cache.
@@ -219,10 +164,9 @@ async fn serve<P>(
     path: &crate::extract::Params,
     query: &crate::extract::Params,
     headers: &HeaderMap,
-    build: fn(&P, Seed) -> Result<Built, DungeonError>,
 ) -> Result<Response, ApiError>
 where
-    P: DeserializeOwned + Serialize + Send + 'static,
+    P: DungeonParams + DeserializeOwned + Send + 'static,
 {
     let seed_text: String = path.require("seed", "a seed (digits or text)")?;
     let seed = parse_seed(&seed_text)?;
@@ -245,18 +189,17 @@ where
     let content = state
         .content
         .get_or_generate(kind, key, &state.gate, move || {
-            let built = build(&params, seed).map_err(dungeon_error)?;
-            render(kind, seed, &params_json, built, format, scale)
+            let built = document::build(&params, seed).map_err(dungeon_error)?;
+            render(&params, seed, &built, format, scale)
         })
         .await?;
     Ok(respond(&content, lifetime, headers))
 }
 
-fn render(
-    kind: &str,
+fn render<P: DungeonParams>(
+    params: &P,
     seed: Seed,
-    params: &Value,
-    built: Built,
+    built: &Built,
     format: Format,
     scale: u32,
 ) -> Result<Content, ApiError> {
@@ -285,25 +228,9 @@ fn render(
             view::to_ascii(&built.grid),
             format.content_type(),
         )),
-        _ => {
-            let mut doc = json!({
-                "generator": "dungeon",
-                "version": mangekyo_dungeon::GENERATOR_VERSION,
-                "kind": kind.trim_start_matches("dungeon_"),
-                "seed": seed.value(),
-                "params": params,
-                "grid": view::GridJson(&built.grid),
-            });
-            if let (Value::Object(doc), Value::Object(extra)) = (&mut doc, built.extra) {
-                doc.extend(extra);
-            }
-            Ok(Content::json(&doc))
-        }
+        // The one document the CLI and the WebAssembly package write too.
+        _ => Ok(Content::json(&document::json(params, seed, built))),
     }
-}
-
-fn rect(r: Rect) -> [i32; 4] {
-    [r.xmin, r.ymin, r.xmax, r.ymax]
 }
 
 /// The generator's refusal as an HTTP answer ([`ApiError::refused`]); a

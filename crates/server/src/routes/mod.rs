@@ -40,3 +40,10 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(island_play::routes())
         .merge(roblox::routes())
 }
+
+/// The whole document as `/openapi.json` serves it (for tools and tests
+/// that compare names across surfaces), built from the same router.
+pub fn document() -> serde_json::Value {
+    let (_, doc) = api().split_for_parts();
+    crate::openapi::finish(doc)
+}

@@ -268,7 +268,7 @@ impl Session {
     }
 
     /// A localised text: the session's language, else English, else any.
-    fn tr<'t>(&self, texts: &'t mangekyo_island::defs::interact::Texts) -> &'t str {
+    fn tr<'t>(&self, texts: &'t mangekyo_defs::interact::Texts) -> &'t str {
         texts
             .get(&self.lang)
             .or_else(|| texts.get("en"))
@@ -447,7 +447,7 @@ impl Session {
                 agent: self.game.player(),
                 it: None,
             };
-            match mangekyo_island::defs::interact::parse_expr(src)
+            match mangekyo_defs::interact::parse_expr(src)
                 .ok()
                 .and_then(|e| crate::interaction::eval(self.game.world(), &ctx, &e).ok())
             {

@@ -1,20 +1,55 @@
 //! Reading the YAML tree with error collection: every accessor records a
 //! [`Diagnostic`] and returns `None` instead of stopping, so one pass reports
-//! everything wrong in a file.
+//! everything wrong in a file. Positions a later check (once every file is
+//! in) must point at are kept as [`Spot`]s by key path.
 
-use crate::error::Diagnostic;
 use crate::yaml::{Node, Value};
+use crate::{Diagnostic, Origin};
+use std::collections::BTreeMap;
+
+/// A position a later check may need to point at.
+#[derive(Clone, Debug)]
+pub struct Spot {
+    /// The source name.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+    /// The source line, for a caret display.
+    pub source_line: Option<String>,
+}
+
+impl Spot {
+    /// A diagnostic at this spot.
+    pub fn diagnostic(&self, path: &str, message: String) -> Diagnostic {
+        Diagnostic {
+            file: self.file.clone(),
+            line: self.line,
+            column: self.column,
+            path: path.to_string(),
+            message,
+            source_line: self.source_line.clone(),
+        }
+    }
+}
+
+/// Spots by key path (`object_defs.land.forest.interactions.explore`),
+/// over every file of a set.
+pub type Spots = BTreeMap<String, Spot>;
 
 /// The per-file reading context: the file's name and lines, and the
 /// diagnostics found so far.
-pub(crate) struct Reader<'s> {
+#[derive(Debug)]
+pub struct Reader<'s> {
     file: &'s str,
     lines: Vec<&'s str>,
-    pub(crate) diags: Vec<Diagnostic>,
+    /// The problems found so far, in the order found.
+    pub diags: Vec<Diagnostic>,
 }
 
 /// `path.key`, or `key` at the root.
-pub(crate) fn join(path: &str, key: &str) -> String {
+pub fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_string()
     } else {
@@ -23,13 +58,13 @@ pub(crate) fn join(path: &str, key: &str) -> String {
 }
 
 /// `path[i]`.
-pub(crate) fn index(path: &str, i: usize) -> String {
+pub fn index(path: &str, i: usize) -> String {
     format!("{path}[{i}]")
 }
 
 impl<'s> Reader<'s> {
     /// A reader for one source.
-    pub(crate) fn new(file: &'s str, text: &'s str) -> Self {
+    pub fn new(file: &'s str, text: &'s str) -> Self {
         Reader {
             file,
             lines: text.lines().collect(),
@@ -38,18 +73,32 @@ impl<'s> Reader<'s> {
     }
 
     /// The source name.
-    pub(crate) fn file(&self) -> &'s str {
+    pub fn file(&self) -> &'s str {
         self.file
     }
 
+    /// Where `node` is, for a check that runs once every file is in.
+    pub fn spot(&self, node: &Node) -> Spot {
+        let d = self.diagnostic(node.line, node.column, "", String::new());
+        Spot {
+            file: d.file,
+            line: d.line,
+            column: d.column,
+            source_line: d.source_line,
+        }
+    }
+
+    /// The origin of a definition whose key is `node`.
+    pub fn origin(&self, node: &Node) -> Origin {
+        Origin {
+            file: self.file.to_string(),
+            line: node.line,
+            column: node.column,
+        }
+    }
+
     /// A diagnostic at `(line, column)` with the source line attached.
-    pub(crate) fn diagnostic(
-        &self,
-        line: u32,
-        column: u32,
-        path: &str,
-        message: String,
-    ) -> Diagnostic {
+    pub fn diagnostic(&self, line: u32, column: u32, path: &str, message: String) -> Diagnostic {
         let source_line = if line > 0 {
             self.lines.get(line as usize - 1).map(|l| l.to_string())
         } else {
@@ -66,13 +115,13 @@ impl<'s> Reader<'s> {
     }
 
     /// Records a problem at `node`.
-    pub(crate) fn error(&mut self, node: &Node, path: &str, message: impl Into<String>) {
+    pub fn error(&mut self, node: &Node, path: &str, message: impl Into<String>) {
         let d = self.diagnostic(node.line, node.column, path, message.into());
         self.diags.push(d);
     }
 
     /// The node as a mapping, or an error.
-    pub(crate) fn map<'n>(&mut self, node: &'n Node, path: &str, what: &str) -> Option<Fields<'n>> {
+    pub fn map<'n>(&mut self, node: &'n Node, path: &str, what: &str) -> Option<Fields<'n>> {
         match &node.value {
             Value::Map(entries) => {
                 let mut fields = Vec::with_capacity(entries.len());
@@ -101,7 +150,7 @@ impl<'s> Reader<'s> {
     }
 
     /// The node as a list, or an error.
-    pub(crate) fn seq<'n>(&mut self, node: &'n Node, path: &str, what: &str) -> Option<&'n [Node]> {
+    pub fn seq<'n>(&mut self, node: &'n Node, path: &str, what: &str) -> Option<&'n [Node]> {
         match &node.value {
             Value::Seq(items) => Some(items),
             other => {
@@ -112,7 +161,7 @@ impl<'s> Reader<'s> {
     }
 
     /// A non-empty string.
-    pub(crate) fn string(&mut self, node: &Node, path: &str) -> Option<String> {
+    pub fn string(&mut self, node: &Node, path: &str) -> Option<String> {
         match &node.value {
             Value::Str(s) if !s.trim().is_empty() => Some(s.clone()),
             Value::Str(_) => {
@@ -131,7 +180,7 @@ impl<'s> Reader<'s> {
     }
 
     /// A finite number (integer or float).
-    pub(crate) fn number(&mut self, node: &Node, path: &str) -> Option<f64> {
+    pub fn number(&mut self, node: &Node, path: &str) -> Option<f64> {
         match node.value {
             Value::Int(i) => Some(i as f64),
             Value::Float(f) => Some(f),
@@ -148,7 +197,7 @@ impl<'s> Reader<'s> {
 
     /// A number that must satisfy `ok`, described by `expected` otherwise
     /// (e.g. "> 0").
-    pub(crate) fn number_where(
+    pub fn number_where(
         &mut self,
         node: &Node,
         path: &str,
@@ -165,7 +214,7 @@ impl<'s> Reader<'s> {
     }
 
     /// A whole number within `lo..=hi`.
-    pub(crate) fn integer(&mut self, node: &Node, path: &str, lo: i64, hi: i64) -> Option<i64> {
+    pub fn integer(&mut self, node: &Node, path: &str, lo: i64, hi: i64) -> Option<i64> {
         let v = match node.value {
             Value::Int(i) => i,
             Value::Float(f) => {
@@ -190,7 +239,7 @@ impl<'s> Reader<'s> {
     }
 
     /// `true` or `false`.
-    pub(crate) fn boolean(&mut self, node: &Node, path: &str) -> Option<bool> {
+    pub fn boolean(&mut self, node: &Node, path: &str) -> Option<bool> {
         match node.value {
             Value::Bool(b) => Some(b),
             ref other => {
@@ -205,6 +254,7 @@ impl<'s> Reader<'s> {
     }
 }
 
+#[derive(Debug)]
 struct Field<'n> {
     key: String,
     key_node: &'n Node,
@@ -214,32 +264,27 @@ struct Field<'n> {
 
 /// The entries of one mapping; keys taken are marked, and
 /// [`Fields::finish`] reports the rest as unknown.
-pub(crate) struct Fields<'n> {
+#[derive(Debug)]
+pub struct Fields<'n> {
     node: &'n Node,
     fields: Vec<Field<'n>>,
 }
 
 impl<'n> Fields<'n> {
     /// The mapping node itself (for "missing key" positions).
-    pub(crate) fn node(&self) -> &'n Node {
+    pub fn node(&self) -> &'n Node {
         self.node
     }
 
     /// The value of `key`, if present.
-    pub(crate) fn opt(&mut self, key: &str) -> Option<&'n Node> {
+    pub fn opt(&mut self, key: &str) -> Option<&'n Node> {
         let f = self.fields.iter_mut().find(|f| f.key == key)?;
         f.used = true;
         Some(f.value)
     }
 
     /// The value of `key`, or a "missing key" error at the mapping.
-    pub(crate) fn req(
-        &mut self,
-        r: &mut Reader,
-        path: &str,
-        key: &str,
-        what: &str,
-    ) -> Option<&'n Node> {
+    pub fn req(&mut self, r: &mut Reader, path: &str, key: &str, what: &str) -> Option<&'n Node> {
         let v = self.opt(key);
         if v.is_none() {
             r.error(self.node, path, format!("missing key '{key}' ({what})"));
@@ -249,7 +294,7 @@ impl<'n> Fields<'n> {
 
     /// All entries as (key, key node, value), marking them used (for maps
     /// from names to definitions).
-    pub(crate) fn all(&mut self) -> Vec<(String, &'n Node, &'n Node)> {
+    pub fn all(&mut self) -> Vec<(String, &'n Node, &'n Node)> {
         self.fields.iter_mut().for_each(|f| f.used = true);
         self.fields
             .iter()
@@ -258,7 +303,7 @@ impl<'n> Fields<'n> {
     }
 
     /// Reports every key not taken as unknown, naming the allowed ones.
-    pub(crate) fn finish(self, r: &mut Reader, path: &str, allowed: &[&str]) {
+    pub fn finish(self, r: &mut Reader, path: &str, allowed: &[&str]) {
         for f in self.fields.iter().filter(|f| !f.used) {
             let hint = suggestion(&f.key, allowed.iter().copied())
                 .map(|s| format!(" (did you mean '{s}'?)"))
@@ -277,10 +322,7 @@ impl<'n> Fields<'n> {
 }
 
 /// The closest candidate within a small edit distance, for "did you mean".
-pub(crate) fn suggestion<'a>(
-    word: &str,
-    candidates: impl Iterator<Item = &'a str>,
-) -> Option<&'a str> {
+pub fn suggestion<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).max(1);
     candidates
         .map(|c| (edit_distance(word, c), c))

@@ -255,7 +255,7 @@ pub struct InteractionDef {
     /// `reveal` found nothing.
     pub flavours: Vec<Texts>,
     /// Where it was written.
-    pub origin: super::Origin,
+    pub origin: crate::Origin,
 }
 
 /// A parse error inside an expression: the byte offset and the message.

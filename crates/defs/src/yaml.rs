@@ -4,7 +4,8 @@
 //! serde stops at the first error, and designers want every mistake in a
 //! file at once. So serde-saphyr parses into this tree (syntax errors still
 //! stop the file: after a syntax error the rest of the text has no reliable
-//! structure), and the hand-written mapper in `defs::parse` walks it,
+//! structure), and hand-written mappers walk it ([`crate::parse`], and the
+//! island loader's for its own sections),
 //! collecting every semantic error with its position and key path.
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};

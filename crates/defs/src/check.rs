@@ -4,10 +4,10 @@
 //! instance id, and every move has a slot that accepts what moves. A
 //! definition that could fail while playing is refused while loading.
 
-use super::interact::{
+use crate::interact::{
     Condition, EffectDef, Expr, ID_PROPERTY, InteractionDef, ObjectRef, RefRoot, ValueRef,
 };
-use super::{ObjectDef, ObjectKind, PATH_PROPERTIES, PATH_REFERENCES};
+use crate::{ObjectDef, ObjectKind, PATH_PROPERTIES, PATH_REFERENCES};
 use std::collections::BTreeMap;
 
 /// What a reference can name: some object defs, or the world's root.
@@ -26,17 +26,22 @@ const WORLD_SLOTS: [(&str, &[ObjectKind]); 2] = [
     ("characters", &[ObjectKind::Character]),
 ];
 
-pub(crate) struct InteractionChecker<'d> {
+/// Checks every interaction, ending and bot weight against the object
+/// defs; what it finds collects in [`InteractionChecker::errors`].
+#[derive(Debug)]
+pub struct InteractionChecker<'d> {
     defs: &'d BTreeMap<String, ObjectDef>,
     /// The location defs each path def's paths can start and end at
     /// (`None`: any location).
     path_ends: BTreeMap<String, Option<Vec<String>>>,
     /// (key path, message) pairs.
-    pub(crate) errors: Vec<(String, String)>,
+    pub errors: Vec<(String, String)>,
 }
 
 impl<'d> InteractionChecker<'d> {
-    pub(crate) fn new(
+    /// A checker over `defs`, where `path_ends` names the location defs
+    /// each path def's paths can start and end at (`None`: any location).
+    pub fn new(
         defs: &'d BTreeMap<String, ObjectDef>,
         path_ends: BTreeMap<String, Option<Vec<String>>>,
     ) -> Self {
@@ -70,14 +75,14 @@ impl<'d> InteractionChecker<'d> {
     }
 
     /// An ending's condition, with `self` the explorer's def.
-    pub(crate) fn ending(&mut self, player: &str, c: &Condition, path: &str) {
+    pub fn ending(&mut self, player: &str, c: &Condition, path: &str) {
         if let Some(def) = self.defs.get(player) {
             self.condition(def, c, None, path);
         }
     }
 
     /// Bot weights must name interactions some def declares.
-    pub(crate) fn bot_weights(&mut self, names: impl Iterator<Item = &'d String>, path: &str) {
+    pub fn bot_weights(&mut self, names: impl Iterator<Item = &'d String>, path: &str) {
         let known: std::collections::BTreeSet<&str> = self
             .defs
             .values()
@@ -96,7 +101,8 @@ impl<'d> InteractionChecker<'d> {
         }
     }
 
-    pub(crate) fn check_all(&mut self) {
+    /// Checks every interaction of every object def.
+    pub fn check_all(&mut self) {
         for def in self.defs.values() {
             for i in def.interactions.values() {
                 let base = format!("object_defs.{}.interactions.{}", def.name, i.name);
