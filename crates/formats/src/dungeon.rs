@@ -1,7 +1,7 @@
 //! A Hengband dungeon as one JSON document, whichever edge hands it out:
 //! the service's `/v1/dungeon/{kind}s/{seed}`, `mangekyo dungeon …
 //! --format json` and the WebAssembly package's `dungeon` all build with
-//! [`build`] and write with [`json`], so the three are one shape
+//! [`build`] and write with [`json()`], so the three are one shape
 //! (generator, version, kind, seed, parameters, grid, and what the builder
 //! reported beside the grid).
 
