@@ -11,36 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
-        if p.is_dir() {
-            if !(name.starts_with('.')
-                || name.starts_with("target")
-                || name == "node_modules"
-                || name == "vendor"
-                || name == "pkg"
-                || name == "dist")
-            {
-                walk(&p, out);
-            }
-        } else {
-            out.push(p);
-        }
-    }
-}
+use mangekyo_tidy::{root, walk};
 
 /// File endings a citation has.
 const ENDINGS: [&str; 14] = [
@@ -108,8 +79,7 @@ fn doc_comments(text: &str) -> String {
 }
 
 fn missing_citations(root: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    walk(root, &mut files);
+    let files = walk(root, &["vendor", "pkg", "dist"]);
     let mut missing = Vec::new();
     for p in files {
         let name = p.to_string_lossy().to_string();

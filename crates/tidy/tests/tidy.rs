@@ -6,35 +6,16 @@
 
 use std::path::{Path, PathBuf};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+use mangekyo_tidy::{root, walk};
 
 /// Every file below `dir` whose name ends with `ext`, skipping build output,
 /// dependencies and fixtures.
 fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
-        if p.is_dir() {
-            if !(name.starts_with('.')
-                || name.starts_with("target")
-                || name == "node_modules"
-                || name == "fixtures")
-            {
-                files(&p, ext, out);
-            }
-        } else if name.ends_with(ext) {
-            out.push(p);
-        }
-    }
+    out.extend(
+        walk(dir, &["fixtures"])
+            .into_iter()
+            .filter(|p| p.to_string_lossy().ends_with(ext)),
+    );
 }
 
 fn rust_files() -> Vec<PathBuf> {

@@ -6,29 +6,14 @@
 
 use std::path::{Path, PathBuf};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+use mangekyo_tidy::{root, walk};
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
-        if p.is_dir() {
-            if !(name.starts_with('.') || name.starts_with("target") || name == "node_modules") {
-                rust_files(&p, out);
-            }
-        } else if name.ends_with(".rs") {
-            out.push(p);
-        }
-    }
+    out.extend(
+        walk(dir, &[])
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "rs")),
+    );
 }
 
 const OPERATORS: [&str; 6] = ["==", "!=", ">=", "<=", ">", "<"];
