@@ -78,7 +78,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         ("layers" = Option<String>, Query, description = "Comma list of height, temperature, humidity, biome, uplift, plate (from version 2), water, flow (from version 3), precipitation, biome_weights (from version 4), or all (default all; png16/r16/f32: one of height, uplift, plate, water, flow, precipitation)"),
         ("format" = Option<String>, Query, pattern = "^(json|bin|png16|png|r16|f32|preview)$", description = "json (default), bin, png16 (alias png), r16, f32 or preview"),
         ("edge" = Option<String>, Query, description = "exclusive (256 samples a side, default) or shared (257: the next chunks' first row and column)"),
-        ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL (immutable caching)"),
+        ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL (immutable caching for a released version)"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),
     responses(
@@ -149,7 +149,7 @@ async fn chunk(
         ("width" = Option<u32>, Query, minimum = 16, maximum = 4096, multiple_of = 2, description = "Even width in pixels, 16..=4096 (default 1024); the height is half"),
         ("layer" = Option<String>, Query, description = "biome (default), height, temperature, humidity, from version 2 uplift or plate, or from version 4 precipitation"),
         ("overlay" = Option<String>, Query, description = "none (default) or plates: plate boundaries coloured by type, convergent red, divergent cyan, transform yellow (version 2)"),
-        ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL"),
+        ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),
     responses(

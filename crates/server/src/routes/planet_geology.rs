@@ -63,7 +63,7 @@ async fn status(
     params(
         ("id" = i64, Path, description = "The planet's id"),
         ("cell_deg" = Option<f64>, Query, description = "Raster cell in degrees, 0.1..=10 and dividing 180 (default 1)"),
-        ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL"),
+        ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),
     responses(
@@ -116,7 +116,7 @@ async fn plates(
     params(
         ("id" = i64, Path, description = "The planet's id"),
         ("bbox" = Option<String>, Query, description = "west,south,east,north in degrees: only features with a point inside"),
-        ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL"),
+        ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),
     responses(

@@ -55,7 +55,7 @@ pub(crate) struct LocatedView {
         ("lon" = f64, Query, description = "Longitude in degrees east, any finite value (it wraps)"),
         ("projection" = Option<String>, Query, description = "equirectangular (default), cube, tangent_cube or octahedral"),
         ("lod" = Option<u32>, Query, description = "Level of detail, 0..=max_lod of the planet (default 0)"),
-        ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL"),
+        ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),
     responses(

@@ -35,7 +35,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
 #[utoipa::path(get, path = "/v1/planets/{id}/pyramid.json", tag = "planets",
     params(
         ("id" = i64, Path, description = "The planet's id"),
-        ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL"),
+        ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),
     responses(
@@ -74,7 +74,7 @@ async fn pyramid(
         ("x" = u32, Path, description = "Column, 0..2^level"),
         ("y" = u32, Path, description = "Row, 0..2^level"),
         ("layers" = Option<String>, Query, description = "Comma list of height, biome and (from version 3) water; default height,biome"),
-        ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL (immutable caching)"),
+        ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL (immutable caching for a released version)"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),
     responses(

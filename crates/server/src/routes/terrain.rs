@@ -33,7 +33,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
 #[utoipa::path(get, path = "/v1/planets/{id}/terrain/layer.json", tag = "planets",
     params(
         ("id" = i64, Path, description = "The planet's id"),
-        ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL"),
+        ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),
     responses(
@@ -65,7 +65,7 @@ async fn layer(
         ("z" = u32, Path, description = "Level, 0..=maxzoom of layer.json"),
         ("x" = u32, Path, description = "Column, 0..2^(z+1) from the antimeridian eastwards"),
         ("file" = String, Path, description = "The row and extension, `{y}.terrain`: y in 0..2^z from the south pole"),
-        ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL"),
+        ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),
     responses(

@@ -37,7 +37,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         ("x" = u32, Path, description = "Column, 0..2^z from the antimeridian eastwards"),
         ("y" = u32, Path, description = "Row, 0..2^z from the north"),
         ("size" = Option<u32>, Query, description = "Pixels per side: 256 (default) or 512"),
-        ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL"),
+        ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),
     responses(
@@ -98,7 +98,7 @@ async fn tile(
     params(
         ("id" = i64, Path, description = "The planet's id"),
         ("size" = Option<u32>, Query, description = "Tile size the document announces: 256 (default) or 512"),
-        ("v" = Option<u32>, Query, description = "Planet generator version; with p, pins the URL"),
+        ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),
     responses(

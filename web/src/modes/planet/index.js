@@ -179,8 +179,9 @@ export async function mount(ctx) {
     try {
       planet = await getJson(`/v1/planets/${id}`);
       if (!planet.space) throw new Error(`planet #${id} is from a generator version this server does not run`);
-      // Plates exist from generator version 2.
-      plateBox.disabled = planet.generator_version < 2;
+      // The server links the plates of a planet whose version has them
+      // (versions are told apart on the server; `next` is not a number).
+      plateBox.disabled = !hasPlates(planet);
       let found = null;
       try {
         found = await getJson(`/v1/planets/${id}/pyramid.json`, {}, waiting);
@@ -199,9 +200,9 @@ export async function mount(ctx) {
       scene.add(air);
       if (found) {
         pyramid = found;
-        // Water exists from generator version 3.
+        // Water where the pyramid lists it (versions with rivers and lakes).
         const layers = ['height', 'biome'];
-        if (pyramid.generator_version >= 3 && (pyramid.layers || []).includes('water')) layers.push('water');
+        if ((pyramid.layers || []).includes('water')) layers.push('water');
         tiles = new GlobeTiles(pyramid, {
           layers,
           material: tileMaterial,
@@ -225,11 +226,15 @@ export async function mount(ctx) {
     }
   }
 
+  /** Whether a planet (as `/v1/planets/{id}` serves it) has plates. */
+  function hasPlates(p) {
+    return Boolean(p.links && p.links.plates);
+  }
+
   /** (Re)loads the preview sphere with the current overlay. */
   async function loadPreview(mine, p) {
-    const hasPlates = p.generator_version >= 2;
     const group = new THREE.Group();
-    const info = await buildGlobe(p, group, hasPlates ? overlay : 'none', (s) => {
+    const info = await buildGlobe(p, group, hasPlates(p) ? overlay : 'none', (s) => {
       if (mine === token) setStatus(`planet #${p.id}: its coarse tier is still computing; retrying in ${s} s…`);
     });
     if (mine !== token) {
