@@ -4,10 +4,11 @@
 //! sides to the same load, so the ratio is steadier than two criterion
 //! medians taken minutes apart. Arguments: `--reps N` (default 25),
 //! `--level NAME` (ours at that level instead of the best), `--only TEXT`
-//! (the rows whose name contains it).
+//! (the rows whose name contains it), `--hash hash1|hash2` (the lattice
+//! hash; default hash 2, noise version 2's).
 
 use fastnoise_lite::{FastNoiseLite, FractalType, NoiseType};
-use mangekyo_core::noise::{Fractal, Grid2, Grid3, Kernel, Level, Noise, NoiseParams};
+use mangekyo_core::noise::{Fractal, Grid2, Grid3, Kernel, LatticeHash, Level, Noise, NoiseParams};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -97,7 +98,15 @@ fn main() {
         }
         None => Level::best(),
     };
-    println!("ours at {level:?}");
+    let hash = match args.iter().position(|a| a == "--hash") {
+        Some(i) => {
+            let name = args.get(i + 1).map_or("", String::as_str);
+            serde_json::from_value(serde_json::Value::from(name))
+                .unwrap_or_else(|_| panic!("--hash: no hash named {name:?} (hash1, hash2)"))
+        }
+        None => LatticeHash::Hash2,
+    };
+    println!("ours at {level:?}, {hash:?}");
     // `--only TEXT` runs the rows whose name contains it (for profiling).
     let only = args
         .iter()
@@ -132,6 +141,7 @@ fn main() {
             octaves,
             frequency: 1.0,
             seed: 1,
+            hash,
             ..NoiseParams::default()
         })
         .unwrap();

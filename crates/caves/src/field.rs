@@ -26,7 +26,7 @@
 //! in the order written (`A` as `y − (h − b)`), by the point query and the
 //! box sampler alike.
 
-use mangekyo_core::noise::{Fractal, Kernel, Noise, NoiseParams};
+use mangekyo_core::noise::{Fractal, Kernel, LatticeHash, Noise, NoiseParams};
 use mangekyo_core::{Pcg32, Seed, seed::purpose};
 
 use crate::bound;
@@ -167,6 +167,8 @@ impl CaveField {
                 gain,
                 seed,
                 warp: None,
+                // Caves version 2 is released: its bytes keep hash 1.
+                hash: LatticeHash::Hash1,
             })
             .map_err(|e| CaveError::Noise(e.to_string()))
         };

@@ -85,6 +85,69 @@ pub const fn combine3(hx: u32, hy: u32, hz: u32, seed: u32) -> u32 {
     fmix32(hx ^ hy ^ hz ^ seed)
 }
 
+/// Odd multipliers of lattice hash 2's per-axis mix ([`axis_hash2`]): the
+/// axes of hash 1, so (a, b) and (b, a) still hash apart.
+pub const AXIS_PRIMES2: [u32; 3] = AXIS_PRIMES;
+/// Multiplier folding a cell's 2³²-block index into its low half in
+/// [`axis_hash2`].
+pub const BLOCK_PRIME2: u32 = 0x2c1b_3c6d;
+/// Lattice hash 2's one multiply per corner ([`finish2`]): FastNoise2's.
+pub const CORNER_PRIME2: u32 = 0x27d4_eb2d;
+
+/// The 32-bit word lattice hash 2 mixes for an i64 cell: the cell itself
+/// when it fits in an i32 (the fast path the kernels take), otherwise its
+/// low half XOR its block index `t = ⌊(cell + 2³¹) / 2³²⌋` times an odd
+/// constant. `t` is `hi + lo>>31`, which is 0 exactly for i32 cells, so the
+/// two routes agree where both apply. No translation maps every cell of a
+/// region onto cells with the same word: by a multiple of 2³² the low
+/// halves match but the block terms differ (an odd multiply is a
+/// bijection), by anything else `lo ^ (lo + d)` varies with `lo`.
+#[inline]
+pub const fn fold2(cell: i64) -> u32 {
+    let lo = cell as u32;
+    let hi = (cell >> 32) as u32;
+    lo ^ hi.wrapping_add(lo >> 31).wrapping_mul(BLOCK_PRIME2)
+}
+
+/// The per-axis part of lattice hash 2: MurmurHash3's first half
+/// (`x ^= x >> 16; x *= P; x ^= x >> 13`) over [`fold2`]. Unlike hash 1's
+/// linear [`axis_hash`] it is non-linear per axis, which is what lets the
+/// per-corner step be one multiply ([`finish2`]) and still avalanche: a
+/// flipped cell bit passes two multiplies, one here and one at the corner.
+/// The grid fills compute it once per row and column, so most samples pay
+/// only the corner's multiply.
+#[inline]
+pub const fn axis_hash2(cell: i64, axis: usize) -> u32 {
+    mix_axis2(fold2(cell), axis)
+}
+
+/// [`axis_hash2`] after the fold.
+#[inline]
+pub const fn mix_axis2(word: u32, axis: usize) -> u32 {
+    let v = (word ^ (word >> 16)).wrapping_mul(AXIS_PRIMES2[axis]);
+    v ^ (v >> 13)
+}
+
+/// Lattice hash 2's corner step: one multiply and a fold of the high half
+/// down, over the XOR of the axis parts and the seed.
+#[inline]
+pub const fn finish2(v: u32) -> u32 {
+    let h = v.wrapping_mul(CORNER_PRIME2);
+    h ^ (h >> 16)
+}
+
+/// The hash 2 of a 2D lattice cell from its axis parts and a kernel seed.
+#[inline]
+pub const fn combine2_v2(hx: u32, hy: u32, seed: u32) -> u32 {
+    finish2(hx ^ hy ^ seed)
+}
+
+/// The hash 2 of a 3D lattice cell from its axis parts and a kernel seed.
+#[inline]
+pub const fn combine3_v2(hx: u32, hy: u32, hz: u32, seed: u32) -> u32 {
+    finish2(hx ^ hy ^ hz ^ seed)
+}
+
 /// Derives the 32-bit seed a noise kernel uses from a 64-bit world seed and
 /// a small salt (the octave index, a layer's offset, …).
 #[inline]

@@ -8,7 +8,7 @@
 //! layer reaches down to the pixel size.
 
 use mangekyo_core::hash::{fnv1a64, mix64};
-use mangekyo_core::noise::{Fractal, Kernel, MAX_OCTAVES, Noise, NoiseParams, Warp};
+use mangekyo_core::noise::{Fractal, Kernel, LatticeHash, MAX_OCTAVES, Noise, NoiseParams, Warp};
 
 /// One noise layer of the planet function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -102,7 +102,7 @@ pub(crate) struct Noises {
 impl Noises {
     /// Builds the layers for a planet of `radius` metres whose finest
     /// sample spacing is `pixel` metres.
-    pub(crate) fn new(seed: u64, radius: f64, pixel: f64) -> Noises {
+    pub(crate) fn new(seed: u64, radius: f64, pixel: f64, hash: LatticeHash) -> Noises {
         let noises = Layer::ALL
             .iter()
             .map(|&layer| {
@@ -125,6 +125,7 @@ impl Noises {
                         frequency: 1.0 / wavelength,
                         octaves: 2,
                     }),
+                    hash,
                 };
                 // In range by construction: octaves 1..=24, frequency > 0.
                 Noise::new(params).unwrap_or_else(|e| unreachable!("layer {}: {e}", layer.name()))
@@ -207,7 +208,7 @@ mod tests {
 
     #[test]
     fn detail_reaches_the_pixel_and_lod_drops_octaves() {
-        let n = Noises::new(1, 6_371_000.0, 1.5);
+        let n = Noises::new(1, 6_371_000.0, 1.5, LatticeHash::Hash1);
         let finest = n.get(Layer::Detail).octave_frequencies().last().unwrap();
         assert!(
             (1.5..3.0).contains(&(1.0 / finest)),

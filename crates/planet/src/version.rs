@@ -15,6 +15,7 @@
 //! Releasing it gives it a number, goldens, and maybe the default.
 
 use crate::chunk::Layers;
+use mangekyo_core::noise::LatticeHash;
 use serde::{Deserialize, Serialize};
 
 /// A planet generator version. Released versions are numbered and their
@@ -87,18 +88,12 @@ pub enum BiomeSet {
     Blended17,
 }
 
-/// The lattice hash of a version's noise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoiseHash {
-    /// The first lattice hash (fmix32 over exact i64 cells).
-    Hash1,
-}
-
 /// A version's stages, in the order a sample runs them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pipeline {
-    /// The lattice hash behind every noise layer.
-    pub noise: NoiseHash,
+    /// The lattice hash behind every noise layer (hash 2 from noise
+    /// version 2 on: released versions keep hash 1 and their bytes).
+    pub noise: LatticeHash,
     /// Relief (and, with plates, the plate layout).
     pub relief: Relief,
     /// Erosion, rivers and lakes.
@@ -149,7 +144,7 @@ pub struct Facts {
 }
 
 const V1_PIPELINE: Pipeline = Pipeline {
-    noise: NoiseHash::Hash1,
+    noise: LatticeHash::Hash1,
     relief: Relief::NoiseBelts,
     water: Water::None,
     climate: Climate::Bands,
@@ -173,6 +168,13 @@ const V4_PIPELINE: Pipeline = Pipeline {
     biomes: BiomeSet::Blended17,
     preview_prunes_rivers: true,
     ..V3_PIPELINE
+};
+
+/// The next version so far: version 4's stages on noise version 2's
+/// lattice hash.
+const NEXT_PIPELINE: Pipeline = Pipeline {
+    noise: LatticeHash::Hash2,
+    ..V4_PIPELINE
 };
 
 impl Version {
@@ -199,7 +201,7 @@ impl Version {
             Version::V2 => (Some(2), V2_PIPELINE),
             Version::V3 => (Some(3), V3_PIPELINE),
             Version::V4 => (Some(4), V4_PIPELINE),
-            Version::Next => (None, V4_PIPELINE),
+            Version::Next => (None, NEXT_PIPELINE),
         };
         Facts { number, pipeline }
     }

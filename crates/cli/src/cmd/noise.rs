@@ -3,7 +3,7 @@
 
 use mangekyo_core::Seed;
 use mangekyo_core::noise::{
-    CellularReturn, Fractal, Grid2, Grid3, Kernel, Noise, NoiseParams, Warp,
+    CellularReturn, Fractal, Grid2, Grid3, Kernel, LatticeHash, Noise, NoiseParams, Warp,
 };
 use std::path::PathBuf;
 
@@ -37,6 +37,15 @@ pub(crate) enum FractalArg {
     Billow,
 }
 
+/// Which lattice hash (the noise version's; `NoiseParams::hash`).
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub(crate) enum HashArg {
+    /// Hash 1: every released generator version uses it.
+    Hash1,
+    /// Hash 2 (noise version 2): the next planet version's.
+    Hash2,
+}
+
 /// Flags of `mangekyo noise`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
@@ -58,6 +67,9 @@ pub(crate) struct Args {
     /// Amplitude ratio between octaves.
     #[arg(long, default_value_t = 0.5)]
     gain: f32,
+    /// The lattice hash.
+    #[arg(long, value_enum, default_value = "hash1")]
+    hash: HashArg,
     /// Seed: a number, or any text.
     #[arg(long, default_value = "0")]
     seed: String,
@@ -126,6 +138,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         gain: args.gain,
         seed: Seed::parse(&args.seed).value(),
         warp,
+        hash: match args.hash {
+            HashArg::Hash1 => LatticeHash::Hash1,
+            HashArg::Hash2 => LatticeHash::Hash2,
+        },
     })?;
     let n = args.size as usize;
     let mut values = vec![0.0f32; n * n];

@@ -7,7 +7,7 @@
 //! arithmetic with a fixed evaluation order.
 
 use super::CellularReturn;
-use super::lattice::{axis_pair, axis_triple, combine2, combine3, fade, fmix32, hash_value, lerp};
+use super::lattice::{Lattice, combine2, combine3, fade, hash_value, lerp};
 use super::simd::Simd;
 
 mod uniform;
@@ -132,23 +132,23 @@ impl<S: Simd> Axis<S> {
 
 /// Splits lattice coordinates into an [`Axis`].
 #[inline(always)]
-pub(crate) fn split_axis<S: Simd>(s: S, coords: &[f64], axis: usize) -> Axis<S> {
+pub(crate) fn split_axis<S: Simd, H: Lattice>(s: S, coords: &[f64], axis: usize) -> Axis<S> {
     let (f, lo, hi) = s.split(coords);
     Axis {
         f,
-        h: axis_triple(s, lo, hi, axis),
+        h: H::axis_triple(s, lo, hi, axis),
     }
 }
 
 /// Value noise in 2D: bilinear blend of hashed corner values, quintic fade.
 #[inline(always)]
-pub(crate) fn value2<S: Simd>(s: S, [x, y]: [Axis<S>; 2], seed: u32) -> S::F {
+pub(crate) fn value2<S: Simd, H: Lattice>(s: S, [x, y]: [Axis<S>; 2], seed: u32) -> S::F {
     let sd = seeds(s, seed);
     let ([_, hx0, hx1], [_, hy0, hy1]) = (x.h, y.h);
-    let v00 = hash_value(s, combine2(s, hx0, hy0, sd));
-    let v10 = hash_value(s, combine2(s, hx1, hy0, sd));
-    let v01 = hash_value(s, combine2(s, hx0, hy1, sd));
-    let v11 = hash_value(s, combine2(s, hx1, hy1, sd));
+    let v00 = hash_value(s, combine2::<S, H>(s, hx0, hy0, sd));
+    let v10 = hash_value(s, combine2::<S, H>(s, hx1, hy0, sd));
+    let v01 = hash_value(s, combine2::<S, H>(s, hx0, hy1, sd));
+    let v11 = hash_value(s, combine2::<S, H>(s, hx1, hy1, sd));
     let u = fade(s, x.f);
     let v = fade(s, y.f);
     lerp(s, lerp(s, v00, v10, u), lerp(s, v01, v11, u), v)
@@ -158,13 +158,13 @@ pub(crate) fn value2<S: Simd>(s: S, [x, y]: [Axis<S>; 2], seed: u32) -> S::F {
 /// hashes (the lanes share a cell), the corner hashes are computed once in
 /// scalar ([`uniform_hashes`]) and the gradients broadcast.
 #[inline(always)]
-pub(crate) fn perlin2<S: Simd>(s: S, [x, y]: [Axis<S>; 2], seed: u32) -> S::F {
+pub(crate) fn perlin2<S: Simd, H: Lattice>(s: S, [x, y]: [Axis<S>; 2], seed: u32) -> S::F {
     let (fx, fy) = (x.f, y.f);
     let one = s.splat(1.0);
     let (x1, y1) = (s.sub(fx, one), s.sub(fy, one));
     let [n00, n10, n01, n11] = match uniform_hashes(s, [&x.h, &y.h]) {
         Some([hx, hy]) => {
-            let c = corners2(hx, hy, seed);
+            let c = corners2::<H>(hx, hy, seed);
             [
                 known_grad2(s, c[0], fx, fy),
                 known_grad2(s, c[1], x1, fy),
@@ -176,10 +176,10 @@ pub(crate) fn perlin2<S: Simd>(s: S, [x, y]: [Axis<S>; 2], seed: u32) -> S::F {
             let sd = seeds(s, seed);
             let ([_, hx0, hx1], [_, hy0, hy1]) = (x.h, y.h);
             [
-                grad2(s, combine2(s, hx0, hy0, sd), fx, fy),
-                grad2(s, combine2(s, hx1, hy0, sd), x1, fy),
-                grad2(s, combine2(s, hx0, hy1, sd), fx, y1),
-                grad2(s, combine2(s, hx1, hy1, sd), x1, y1),
+                grad2(s, combine2::<S, H>(s, hx0, hy0, sd), fx, fy),
+                grad2(s, combine2::<S, H>(s, hx1, hy0, sd), x1, fy),
+                grad2(s, combine2::<S, H>(s, hx0, hy1, sd), fx, y1),
+                grad2(s, combine2::<S, H>(s, hx1, hy1, sd), x1, y1),
             ]
         }
     };
@@ -190,16 +190,16 @@ pub(crate) fn perlin2<S: Simd>(s: S, [x, y]: [Axis<S>; 2], seed: u32) -> S::F {
 
 /// Value noise in 3D: trilinear blend of hashed corner values.
 #[inline(always)]
-pub(crate) fn value3<S: Simd>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F {
+pub(crate) fn value3<S: Simd, H: Lattice>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F {
     let sd = seeds(s, seed);
     let ([_, hx0, hx1], [_, hy0, hy1], [_, hz0, hz1]) = (x.h, y.h, z.h);
     let (u, v, w) = (fade(s, x.f), fade(s, y.f), fade(s, z.f));
     let mut planes = [s.splat(0.0); 2];
     for (plane, hz) in planes.iter_mut().zip([hz0, hz1]) {
-        let c00 = hash_value(s, combine3(s, hx0, hy0, hz, sd));
-        let c10 = hash_value(s, combine3(s, hx1, hy0, hz, sd));
-        let c01 = hash_value(s, combine3(s, hx0, hy1, hz, sd));
-        let c11 = hash_value(s, combine3(s, hx1, hy1, hz, sd));
+        let c00 = hash_value(s, combine3::<S, H>(s, hx0, hy0, hz, sd));
+        let c10 = hash_value(s, combine3::<S, H>(s, hx1, hy0, hz, sd));
+        let c01 = hash_value(s, combine3::<S, H>(s, hx0, hy1, hz, sd));
+        let c11 = hash_value(s, combine3::<S, H>(s, hx1, hy1, hz, sd));
         *plane = lerp(s, lerp(s, c00, c10, u), lerp(s, c01, c11, u), v);
     }
     lerp(s, planes[0], planes[1], w)
@@ -208,30 +208,30 @@ pub(crate) fn value3<S: Simd>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F 
 /// Gradient (improved Perlin) noise in 3D; like [`perlin2`], lanes with
 /// the same axis hashes share their corner hashes, computed once.
 #[inline(always)]
-pub(crate) fn perlin3<S: Simd>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F {
+pub(crate) fn perlin3<S: Simd, H: Lattice>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F {
     if let Some([hx, hy, hz]) = uniform_hashes(s, [&x.h, &y.h, &z.h]) {
-        let c = corners3(hx, hy, hz, seed);
+        let c = corners3::<H>(hx, hy, hz, seed);
         return perlin3_blend(s, [x.f, y.f, z.f], &Broadcast(c));
     }
-    perlin3_lanes(s, [x, y, z], seed)
+    perlin3_lanes::<S, H>(s, [x, y, z], seed)
 }
 
 /// [`perlin3`] with each lane's own corner hashes.
 #[inline(always)]
-fn perlin3_lanes<S: Simd>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F {
+fn perlin3_lanes<S: Simd, H: Lattice>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F {
     let sd = seeds(s, seed);
     let ([_, hx0, hx1], [_, hy0, hy1], [_, hz0, hz1]) = (x.h, y.h, z.h);
     // No closures here or below: they would be compiled without the
     // caller's target features, and every intrinsic in them called.
     let corners = [
-        combine3(s, hx0, hy0, hz0, sd),
-        combine3(s, hx1, hy0, hz0, sd),
-        combine3(s, hx0, hy1, hz0, sd),
-        combine3(s, hx1, hy1, hz0, sd),
-        combine3(s, hx0, hy0, hz1, sd),
-        combine3(s, hx1, hy0, hz1, sd),
-        combine3(s, hx0, hy1, hz1, sd),
-        combine3(s, hx1, hy1, hz1, sd),
+        combine3::<S, H>(s, hx0, hy0, hz0, sd),
+        combine3::<S, H>(s, hx1, hy0, hz0, sd),
+        combine3::<S, H>(s, hx0, hy1, hz0, sd),
+        combine3::<S, H>(s, hx1, hy1, hz0, sd),
+        combine3::<S, H>(s, hx0, hy0, hz1, sd),
+        combine3::<S, H>(s, hx1, hy0, hz1, sd),
+        combine3::<S, H>(s, hx0, hy1, hz1, sd),
+        combine3::<S, H>(s, hx1, hy1, hz1, sd),
     ];
     perlin3_blend(s, [x.f, y.f, z.f], &PerLane::<S>(corners))
 }
@@ -239,28 +239,34 @@ fn perlin3_lanes<S: Simd>(s: S, [x, y, z]: [Axis<S>; 3], seed: u32) -> S::F {
 /// [`perlin3`] at positions: splits them here and, when every lane lies in
 /// one cell, hashes its corners once ([`uniform_corners3`]).
 #[inline(always)]
-pub(crate) fn perlin3_at<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u32) -> S::F {
+pub(crate) fn perlin3_at<S: Simd, H: Lattice>(
+    s: S,
+    x: &[f64],
+    y: &[f64],
+    z: &[f64],
+    seed: u32,
+) -> S::F {
     let (fx, xl, xh) = s.split(x);
     let (fy, yl, yh) = s.split(y);
     let (fz, zl, zh) = s.split(z);
-    if let Some(c) = uniform_corners3(s, [(xl, xh), (yl, yh), (zl, zh)], seed) {
+    if let Some(c) = uniform_corners3::<S, H>(s, [(xl, xh), (yl, yh), (zl, zh)], seed) {
         return perlin3_blend(s, [fx, fy, fz], &Broadcast(c));
     }
     // The cell before (`axis_triple`'s first hash) is unused by Perlin and
     // folds away.
     let x = Axis {
         f: fx,
-        h: axis_triple(s, xl, xh, 0),
+        h: H::axis_triple(s, xl, xh, 0),
     };
     let y = Axis {
         f: fy,
-        h: axis_triple(s, yl, yh, 1),
+        h: H::axis_triple(s, yl, yh, 1),
     };
     let z = Axis {
         f: fz,
-        h: axis_triple(s, zl, zh, 2),
+        h: H::axis_triple(s, zl, zh, 2),
     };
-    perlin3_lanes(s, [x, y, z], seed)
+    perlin3_lanes::<S, H>(s, [x, y, z], seed)
 }
 
 /// A cell's corner hashes (indexed `bx | by << 1 | bz << 2`), as the
@@ -285,7 +291,7 @@ pub(crate) type Grad3Table = [[f32; 16]; 3];
 /// The gradients of the corners `(cells[j], hy, hz)` for every j, hashed
 /// as [`combine3`] does (xor is order-free), a vector of cells at a time.
 #[inline(always)]
-pub(crate) fn corner_grads3<S: Simd>(
+pub(crate) fn corner_grads3<S: Simd, H: Lattice>(
     s: S,
     cells: &[u32; 16],
     hy: u32,
@@ -296,7 +302,7 @@ pub(crate) fn corner_grads3<S: Simd>(
     let yz = s.splat_i(hy ^ hz ^ seed);
     let mut j = 0;
     while j < 16 {
-        let h = fmix32(s, s.xor_i(s.load_i(&cells[j..]), yz));
+        let h = H::finish_lanes(s, s.xor_i(s.load_i(&cells[j..]), yz));
         s.store(s.table16(&GRAD3_X, h), &mut g[0][j..]);
         s.store(s.table16(&GRAD3_Y, h), &mut g[1][j..]);
         s.store(s.table16(&GRAD3_Z, h), &mut g[2][j..]);
@@ -416,7 +422,7 @@ fn falloff<S: Simd>(s: S, r: f32, d2: S::F) -> S::F {
 /// Simplex noise in 2D (three corners per triangle). The skew is done in
 /// f64 before the split, so it stays exact far from the origin.
 #[inline(always)]
-pub(crate) fn simplex2<S: Simd>(s: S, x: &[f64], y: &[f64], seed: u32) -> S::F {
+pub(crate) fn simplex2<S: Simd, H: Lattice>(s: S, x: &[f64], y: &[f64], seed: u32) -> S::F {
     let (x, y) = (&x[..S::LANES], &y[..S::LANES]);
     let mut sx = [0.0f64; 16];
     let mut sy = [0.0f64; 16];
@@ -441,7 +447,7 @@ pub(crate) fn simplex2<S: Simd>(s: S, x: &[f64], y: &[f64], seed: u32) -> S::F {
     // The gradients' dot products at the corners (0, 0), the step's
     // corner, and (1, 1).
     let uniform = match simplex_picks_pay::<S>() {
-        true => uniform_corners2(s, [(xl, xh), (yl, yh)], seed),
+        true => uniform_corners2::<S, H>(s, [(xl, xh), (yl, yh)], seed),
         false => None,
     };
     let [g0, g1, g2] = match uniform {
@@ -455,18 +461,18 @@ pub(crate) fn simplex2<S: Simd>(s: S, x: &[f64], y: &[f64], seed: u32) -> S::F {
         }
         None => {
             let sd = seeds(s, seed);
-            let (hx0, hx1) = axis_pair(s, xl, xh, 0);
-            let (hy0, hy1) = axis_pair(s, yl, yh, 1);
-            let h1 = combine2(
+            let (hx0, hx1) = H::axis_pair(s, xl, xh, 0);
+            let (hy0, hy1) = H::axis_pair(s, yl, yh, 1);
+            let h1 = combine2::<S, H>(
                 s,
                 s.select_i(upper, hx0, hx1),
                 s.select_i(upper, hy1, hy0),
                 sd,
             );
             [
-                grad2(s, combine2(s, hx0, hy0, sd), x0, y0),
+                grad2(s, combine2::<S, H>(s, hx0, hy0, sd), x0, y0),
                 grad2(s, h1, x1, y1),
-                grad2(s, combine2(s, hx1, hy1, sd), x2, y2),
+                grad2(s, combine2::<S, H>(s, hx1, hy1, sd), x2, y2),
             ]
         }
     };
@@ -478,7 +484,13 @@ pub(crate) fn simplex2<S: Simd>(s: S, x: &[f64], y: &[f64], seed: u32) -> S::F {
 
 /// Simplex noise in 3D (four corners per tetrahedron).
 #[inline(always)]
-pub(crate) fn simplex3<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u32) -> S::F {
+pub(crate) fn simplex3<S: Simd, H: Lattice>(
+    s: S,
+    x: &[f64],
+    y: &[f64],
+    z: &[f64],
+    seed: u32,
+) -> S::F {
     let (x, y, z) = (&x[..S::LANES], &y[..S::LANES], &z[..S::LANES]);
     let mut sx = [0.0f64; 16];
     let mut sy = [0.0f64; 16];
@@ -519,7 +531,7 @@ pub(crate) fn simplex3<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u32
     let cells = [(xl, xh), (yl, yh), (zl, zh)];
     // The gradients' dot products at the four corners.
     let uniform = match simplex_picks_pay::<S>() {
-        true => uniform_corners3(s, cells, seed),
+        true => uniform_corners3::<S, H>(s, cells, seed),
         false => None,
     };
     let [g0, g1, g2, g3] = match uniform {
@@ -531,17 +543,17 @@ pub(crate) fn simplex3<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u32
         ],
         None => {
             let sd = seeds(s, seed);
-            let (hx0, hx1) = axis_pair(s, xl, xh, 0);
-            let (hy0, hy1) = axis_pair(s, yl, yh, 1);
-            let (hz0, hz1) = axis_pair(s, zl, zh, 2);
-            let h1 = combine3(
+            let (hx0, hx1) = H::axis_pair(s, xl, xh, 0);
+            let (hy0, hy1) = H::axis_pair(s, yl, yh, 1);
+            let (hz0, hz1) = H::axis_pair(s, zl, zh, 2);
+            let h1 = combine3::<S, H>(
                 s,
                 s.select_i(i1, hx0, hx1),
                 s.select_i(j1, hy1, hy0),
                 s.select_i(k1, hz1, hz0),
                 sd,
             );
-            let h2 = combine3(
+            let h2 = combine3::<S, H>(
                 s,
                 s.select_i(i2, hx0, hx1),
                 s.select_i(j2, hy0, hy1),
@@ -549,10 +561,10 @@ pub(crate) fn simplex3<S: Simd>(s: S, x: &[f64], y: &[f64], z: &[f64], seed: u32
                 sd,
             );
             [
-                grad3(s, combine3(s, hx0, hy0, hz0, sd), x0, y0, z0),
+                grad3(s, combine3::<S, H>(s, hx0, hy0, hz0, sd), x0, y0, z0),
                 grad3(s, h1, x1, y1, z1),
                 grad3(s, h2, x2, y2, z2),
-                grad3(s, combine3(s, hx1, hy1, hz1, sd), x3, y3, z3),
+                grad3(s, combine3::<S, H>(s, hx1, hy1, hz1, sd), x3, y3, z3),
             ]
         }
     };
@@ -593,7 +605,7 @@ fn cell_return<S: Simd>(s: S, f1: S::F, f2: S::F, ret: CellularReturn, scale: [f
 /// Cellular (Worley) noise in 2D: one jittered feature point per cell, the
 /// 3×3 neighbourhood searched.
 #[inline(always)]
-pub(crate) fn cellular2<S: Simd>(
+pub(crate) fn cellular2<S: Simd, H: Lattice>(
     s: S,
     [x, y]: [Axis<S>; 2],
     seed: u32,
@@ -605,7 +617,7 @@ pub(crate) fn cellular2<S: Simd>(
     for (dy, &hyv) in y.h.iter().enumerate() {
         let oy = s.sub(s.splat(dy as f32 - 1.0), y.f);
         for (dx, &hxv) in x.h.iter().enumerate() {
-            let h = combine2(s, hxv, hyv, sd);
+            let h = combine2::<S, H>(s, hxv, hyv, sd);
             let vx = s.add(s.sub(s.splat(dx as f32 - 1.0), x.f), jitter::<S, 0>(s, h));
             let vy = s.add(oy, jitter::<S, 10>(s, h));
             keep_two(s, &mut f1, &mut f2, s.add(s.mul(vx, vx), s.mul(vy, vy)));
@@ -616,7 +628,7 @@ pub(crate) fn cellular2<S: Simd>(
 
 /// Cellular (Worley) noise in 3D: the 3×3×3 neighbourhood searched.
 #[inline(always)]
-pub(crate) fn cellular3<S: Simd>(
+pub(crate) fn cellular3<S: Simd, H: Lattice>(
     s: S,
     [x, y, z]: [Axis<S>; 3],
     seed: u32,
@@ -630,7 +642,7 @@ pub(crate) fn cellular3<S: Simd>(
         for (dy, &hyv) in y.h.iter().enumerate() {
             let oy = s.sub(s.splat(dy as f32 - 1.0), y.f);
             for (dx, &hxv) in x.h.iter().enumerate() {
-                let h = combine3(s, hxv, hyv, hzv, sd);
+                let h = combine3::<S, H>(s, hxv, hyv, hzv, sd);
                 let vx = s.add(s.sub(s.splat(dx as f32 - 1.0), x.f), jitter::<S, 0>(s, h));
                 let vy = s.add(oy, jitter::<S, 10>(s, h));
                 let vz = s.add(oz, jitter::<S, 20>(s, h));

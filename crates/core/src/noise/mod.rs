@@ -26,12 +26,14 @@
 //! ```
 
 mod kernels;
-mod lattice;
+pub(crate) mod lattice;
 mod params;
 mod pipeline;
 pub mod simd;
 
-pub use params::{CellularReturn, Fractal, Kernel, MAX_OCTAVES, NoiseError, NoiseParams, Warp};
+pub use params::{
+    CellularReturn, Fractal, Kernel, LatticeHash, MAX_OCTAVES, NoiseError, NoiseParams, Warp,
+};
 pub use simd::Level;
 
 use crate::hash::kernel_seed;
@@ -148,6 +150,7 @@ impl Noise {
                         gain: 0.5,
                         seed: params.seed,
                         warp: None,
+                        hash: params.hash,
                     },
                     octaves: warp_octaves(&w, params.seed, axis),
                     norm: warp_norm(w.octaves),
@@ -313,5 +316,7 @@ fn warp_norm(octaves: u32) -> f32 {
     1.0 / total
 }
 
+#[cfg(test)]
+mod quality;
 #[cfg(test)]
 mod tests;

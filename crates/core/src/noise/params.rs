@@ -45,6 +45,33 @@ pub enum Fractal {
     Billow,
 }
 
+/// How lattice cells become the pseudo-random numbers a kernel reads (its
+/// gradients, values and feature points). A generator version chooses one
+/// and keeps it: the bytes a version serves never change.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LatticeHash {
+    /// Hash 1: linear per-axis parts and MurmurHash3's fmix32 per corner
+    /// (two multiplies). Every generator version released before noise
+    /// version 2, and the default, so parameters that name no hash keep
+    /// their worlds.
+    #[default]
+    Hash1,
+    /// Hash 2 (noise version 2): a non-linear part per axis, computed once
+    /// per row or column in grid fills, and one multiply per corner. The
+    /// same quality gates as hash 1 (avalanche, spectrum, no repetition),
+    /// cheaper where corners dominate.
+    Hash2,
+}
+
+impl LatticeHash {
+    /// Whether this is hash 1 (parameters then leave the field out, so
+    /// documents written before hash 2 existed keep their bytes).
+    pub fn is_hash1(&self) -> bool {
+        matches!(self, LatticeHash::Hash1)
+    }
+}
+
 /// Domain warp: before sampling, each position moves by `amplitude` world
 /// units times an fBm of gradient noise (one per axis, decorrelated seeds).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -89,6 +116,9 @@ pub struct NoiseParams {
     pub seed: u64,
     /// Optional domain warp.
     pub warp: Option<Warp>,
+    /// The lattice hash (hash 1 unless a generator version chose hash 2).
+    #[serde(skip_serializing_if = "LatticeHash::is_hash1")]
+    pub hash: LatticeHash,
 }
 
 /// Most octaves a fractal may have: beyond 24 octaves with lacunarity 2 the
@@ -106,6 +136,7 @@ impl Default for NoiseParams {
             gain: 0.5,
             seed: 0,
             warp: None,
+            hash: LatticeHash::Hash1,
         }
     }
 }

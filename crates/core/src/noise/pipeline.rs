@@ -13,9 +13,10 @@
 //! changes a bit.
 
 use super::kernels::{self, Axis, split_axis};
+use super::lattice::{FAST_COORD, Lattice};
 
 use super::simd::{Level, Simd, scalar::Scalar};
-use super::{Fractal, Kernel, MAX_COORD, Noise, Octave};
+use super::{Fractal, Kernel, LatticeHash, MAX_COORD, Noise, Octave};
 
 pub(crate) mod grid;
 
@@ -154,9 +155,58 @@ macro_rules! unswitch_kernel {
 }
 pub(crate) use unswitch_kernel;
 
+/// Evaluates `$body` with the type `$h` bound to the [`Lattice`] of `$hash`:
+/// hash 2's fast route where `$fast` says every cell involved fits an i32
+/// (both routes give the same bits there), its exact route otherwise. (A
+/// macro for the same reason as [`unswitch_kernel`].)
+macro_rules! with_lattice {
+    // The exact routes only (hash 1 or hash 2): for work that splits in
+    // scalar, where the fast route would gain nothing but code.
+    ($hash:expr, |$h:ident| $body:expr) => {{
+        use $crate::noise::LatticeHash;
+        use $crate::noise::lattice::{Hash1, Hash2};
+        match $hash {
+            LatticeHash::Hash1 => {
+                type $h = Hash1;
+                $body
+            }
+            LatticeHash::Hash2 => {
+                type $h = Hash2;
+                $body
+            }
+        }
+    }};
+    ($hash:expr, $fast:expr, |$h:ident| $body:expr) => {{
+        use $crate::noise::LatticeHash;
+        use $crate::noise::lattice::{Hash1, Hash2, Hash2Fast};
+        match ($hash, $fast) {
+            (LatticeHash::Hash1, _) => {
+                type $h = Hash1;
+                $body
+            }
+            (LatticeHash::Hash2, true) => {
+                type $h = Hash2Fast;
+                $body
+            }
+            (LatticeHash::Hash2, false) => {
+                type $h = Hash2;
+                $body
+            }
+        }
+    }};
+}
+pub(crate) use with_lattice;
+
+/// Whether every coordinate is inside hash 2's fast range ([`FAST_COORD`]).
+/// No early exit, so the loop vectorises; NaN was clamped before.
+#[inline(always)]
+pub(crate) fn all_fast(v: &[f64]) -> bool {
+    v.iter().fold(true, |ok, &c| ok & (c.abs() < FAST_COORD))
+}
+
 /// A separable kernel on already split axes.
 #[inline(always)]
-pub(crate) fn separable<S: Simd, const D: usize>(
+pub(crate) fn separable<S: Simd, H: Lattice, const D: usize>(
     s: S,
     kernel: Kernel,
     ax: [Axis<S>; D],
@@ -165,16 +215,16 @@ pub(crate) fn separable<S: Simd, const D: usize>(
     if D == 2 {
         let ax = [ax[0], ax[1]];
         match kernel {
-            Kernel::Value => kernels::value2(s, ax, seed),
-            Kernel::Cellular(r) => kernels::cellular2(s, ax, seed, r),
-            _ => kernels::perlin2(s, ax, seed),
+            Kernel::Value => kernels::value2::<S, H>(s, ax, seed),
+            Kernel::Cellular(r) => kernels::cellular2::<S, H>(s, ax, seed, r),
+            _ => kernels::perlin2::<S, H>(s, ax, seed),
         }
     } else {
         let ax = [ax[0], ax[1], ax[D - 1]];
         match kernel {
-            Kernel::Value => kernels::value3(s, ax, seed),
-            Kernel::Cellular(r) => kernels::cellular3(s, ax, seed, r),
-            _ => kernels::perlin3(s, ax, seed),
+            Kernel::Value => kernels::value3::<S, H>(s, ax, seed),
+            Kernel::Cellular(r) => kernels::cellular3::<S, H>(s, ax, seed, r),
+            _ => kernels::perlin3::<S, H>(s, ax, seed),
         }
     }
 }
@@ -187,7 +237,7 @@ pub(crate) fn is_separable(kernel: Kernel) -> bool {
 
 /// Runs the kernel over every lane group of the block of scaled positions.
 #[inline(always)]
-fn kernel_groups<S: Simd, const D: usize, const B: usize>(
+fn kernel_groups<S: Simd, H: Lattice, const D: usize, const B: usize>(
     s: S,
     kernel: Kernel,
     p: &[[f64; B]; D],
@@ -199,19 +249,21 @@ fn kernel_groups<S: Simd, const D: usize, const B: usize>(
         let mut g = 0;
         while g < padded {
             let v = match kernel {
-                Kernel::Simplex if D == 2 => kernels::simplex2(s, &p[0][g..], &p[1][g..], seed),
+                Kernel::Simplex if D == 2 => {
+                    kernels::simplex2::<S, H>(s, &p[0][g..], &p[1][g..], seed)
+                }
                 Kernel::Simplex => {
-                    kernels::simplex3(s, &p[0][g..], &p[1][g..], &p[D - 1][g..], seed)
+                    kernels::simplex3::<S, H>(s, &p[0][g..], &p[1][g..], &p[D - 1][g..], seed)
                 }
                 Kernel::Perlin if D == 3 => {
-                    kernels::perlin3_at(s, &p[0][g..], &p[1][g..], &p[D - 1][g..], seed)
+                    kernels::perlin3_at::<S, H>(s, &p[0][g..], &p[1][g..], &p[D - 1][g..], seed)
                 }
                 k => {
                     let mut ax = [Axis::<S>::zero(s); D];
                     for (a, axis) in ax.iter_mut().enumerate() {
-                        *axis = split_axis(s, &p[a][g..], a);
+                        *axis = split_axis::<S, H>(s, &p[a][g..], a);
                     }
-                    separable(s, k, ax, seed)
+                    separable::<S, H, D>(s, k, ax, seed)
                 }
             };
             s.store(v, &mut out[g..]);
@@ -246,6 +298,7 @@ impl<const D: usize, const B: usize> Scratch<D, B> {
 struct AtPositions<'a, S: Simd, const D: usize, const B: usize> {
     s: S,
     kernel: Kernel,
+    hash: LatticeHash,
     pos: &'a [[f64; B]; D],
     scaled: &'a mut [[f64; B]; D],
 }
@@ -258,7 +311,11 @@ impl<S: Simd, const D: usize, const B: usize> OctaveSource<B> for AtPositions<'_
                 *v = clamp_coord(p * oct.frequency);
             }
         }
-        kernel_groups::<S, D, B>(self.s, self.kernel, self.scaled, oct.seed, padded, value);
+        let fast = self.scaled.iter().all(|a| all_fast(&a[..padded]));
+        let (s, kernel, scaled) = (self.s, self.kernel, &*self.scaled);
+        with_lattice!(self.hash, fast, |H| kernel_groups::<S, H, D, B>(
+            s, kernel, scaled, oct.seed, padded, value
+        ));
     }
 }
 
@@ -278,6 +335,7 @@ fn octaves_at<S: Simd, const D: usize, const B: usize>(
     let mut src = AtPositions {
         s,
         kernel: noise.params.kernel,
+        hash: noise.params.hash,
         pos,
         scaled,
     };

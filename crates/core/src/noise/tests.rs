@@ -19,8 +19,21 @@ const FRACTALS: [Fractal; 4] = [
     Fractal::Billow,
 ];
 
+const HASHES: [LatticeHash; 2] = [LatticeHash::Hash1, LatticeHash::Hash2];
+
 fn noise(kernel: Kernel, fractal: Fractal, octaves: u32, warp: bool) -> Noise {
+    noise_with(LatticeHash::Hash1, kernel, fractal, octaves, warp)
+}
+
+fn noise_with(
+    hash: LatticeHash,
+    kernel: Kernel,
+    fractal: Fractal,
+    octaves: u32,
+    warp: bool,
+) -> Noise {
     Noise::new(NoiseParams {
+        hash,
         kernel,
         fractal,
         octaves,
@@ -36,12 +49,22 @@ fn noise(kernel: Kernel, fractal: Fractal, octaves: u32, warp: bool) -> Noise {
     .unwrap()
 }
 
+/// Every kernel under each lattice hash.
+fn kernels_and_hashes() -> impl Iterator<Item = (Kernel, LatticeHash)> {
+    HASHES
+        .into_iter()
+        .flat_map(|h| KERNELS.into_iter().map(move |k| (k, h)))
+}
+
+/// Every kernel × fractal (and a warped fBm), under each lattice hash.
 fn all_noises() -> impl Iterator<Item = Noise> {
-    KERNELS.into_iter().flat_map(|k| {
-        FRACTALS
-            .into_iter()
-            .map(move |f| noise(k, f, 3, false))
-            .chain(std::iter::once(noise(k, Fractal::Fbm, 2, true)))
+    HASHES.into_iter().flat_map(|h| {
+        KERNELS.into_iter().flat_map(move |k| {
+            FRACTALS
+                .into_iter()
+                .map(move |f| noise_with(h, k, f, 3, false))
+                .chain(std::iter::once(noise_with(h, k, Fractal::Fbm, 2, true)))
+        })
     })
 }
 
@@ -105,8 +128,10 @@ fn every_level_equals_scalar_bit_for_bit() {
     // An odd count exercises the padded tail of every lane width.
     let pts = random_points(1001, 600.0, 0.0);
     let far = random_points(333, 50.0, 4.25e8);
+    // Beyond hash 2's fast route: i32 cells end at 2^31.
+    let farther = random_points(99, 50.0, 3.0e12);
     for n in all_noises() {
-        for p in [&pts, &far] {
+        for p in [&pts, &far, &farther] {
             let len = p[0].len();
             let mut reference2 = vec![0.0; len];
             let mut reference3 = vec![0.0; len];
@@ -184,9 +209,10 @@ fn lanes_sharing_a_cell_equal_scalar() {
         }
     }
     let len = pts[0].len();
-    for kernel in KERNELS {
+    for (kernel, hash) in kernels_and_hashes() {
         for (fractal, octaves) in [(Fractal::None, 1), (Fractal::Fbm, 3)] {
             let n = Noise::new(NoiseParams {
+                hash,
                 kernel,
                 fractal,
                 octaves,
@@ -204,13 +230,13 @@ fn lanes_sharing_a_cell_equal_scalar() {
                 assert_eq!(
                     bits(&got),
                     bits(&want2),
-                    "{level:?} 2D {kernel:?} {fractal:?}"
+                    "{level:?} 2D {kernel:?} {fractal:?} {hash:?}"
                 );
                 n.fill_points3_with(level, &pts[0], &pts[1], &pts[2], &mut got);
                 assert_eq!(
                     bits(&got),
                     bits(&want3),
-                    "{level:?} 3D {kernel:?} {fractal:?}"
+                    "{level:?} 3D {kernel:?} {fractal:?} {hash:?}"
                 );
             }
         }
@@ -301,8 +327,9 @@ fn values_stay_in_range_and_use_it() {
 fn neighbouring_samples_differ_by_a_bounded_amount() {
     // One octave, samples 1/256 cell apart: every kernel here is continuous,
     // with a slope below 8 per cell, so steps stay below 8/256.
-    for k in KERNELS {
+    for (k, hash) in kernels_and_hashes() {
         let n = Noise::new(NoiseParams {
+            hash,
             kernel: k,
             fractal: Fractal::None,
             frequency: 1.0,
@@ -344,8 +371,9 @@ fn exact_far_from_the_origin() {
     // are as distinct as at the origin: the split keeps full precision.
     // (y is offset from x by 0.37 so the row misses simplex lattice vertices,
     // where the value is exactly 0.)
-    for k in KERNELS {
+    for (k, hash) in kernels_and_hashes() {
         let n = Noise::new(NoiseParams {
+            hash,
             kernel: k,
             fractal: Fractal::None,
             frequency: 1.0,
@@ -378,10 +406,13 @@ fn exact_far_from_the_origin() {
                 let mut b = bits(&out);
                 b.sort_unstable();
                 b.dedup();
-                assert_eq!(
-                    b.len(),
-                    256,
-                    "{k:?} {dims}D at {base}: only {} distinct",
+                // Lost precision collapses a row into a few repeated values
+                // (f32 positions at 1e9 give 4); two samples may still share
+                // a value by chance (cellular F2 does once under hash 2 at
+                // 4.25e6, where the second-nearest point switches).
+                assert!(
+                    b.len() >= 254,
+                    "{k:?} {hash:?} {dims}D at {base}: only {} distinct",
                     b.len()
                 );
             }
@@ -393,8 +424,9 @@ fn exact_far_from_the_origin() {
 fn nothing_repeats_at_any_power_of_two_period() {
     // Permutation-table noise repeats every 256 cells; ours must not, at 256,
     // 2^16 or 2^32 (where the low half of the i64 cell wraps).
-    for k in KERNELS {
+    for (k, hash) in kernels_and_hashes() {
         let n = Noise::new(NoiseParams {
+            hash,
             kernel: k,
             fractal: Fractal::None,
             frequency: 1.0,
@@ -415,12 +447,21 @@ fn nothing_repeats_at_any_power_of_two_period() {
             bits(&out)
         };
         let base = row(0.1);
-        for period in [256.0, 65_536.0, 4_294_967_296.0, -4_294_967_296.0] {
+        // 2^31 and 2^40 too: where i32 cells end (hash 2's fast route) and
+        // far beyond, at planet scale.
+        for period in [
+            256.0,
+            65_536.0,
+            2_147_483_648.0,
+            4_294_967_296.0,
+            -4_294_967_296.0,
+            1_099_511_627_776.0,
+        ] {
             let shifted = row(0.1 + period);
             let same = base.iter().zip(&shifted).filter(|(a, b)| a == b).count();
             assert!(
                 same < 4,
-                "{k:?} repeats at period {period}: {same}/64 equal"
+                "{k:?} {hash:?} repeats at period {period}: {same}/64 equal"
             );
         }
     }
@@ -531,8 +572,13 @@ fn golden_grids() {
         let h = |v: &[f32]| {
             xxhash_rust::xxh3::xxh3_64(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>())
         };
+        // Hash 1's lines keep the form they had before hash 2 existed.
+        let hash = match n.params().hash {
+            LatticeHash::Hash1 => "",
+            LatticeHash::Hash2 => "hash2 ",
+        };
         got.push(format!(
-            "{:?} {:?} warp={} {:016x} {:016x}",
+            "{hash}{:?} {:?} warp={} {:016x} {:016x}",
             n.params().kernel,
             n.params().fractal,
             n.params().warp.is_some(),
@@ -553,4 +599,46 @@ fn golden_grids() {
         got, expected,
         "noise goldens moved (UPDATE_GOLDENS=1 rewrites them; bump generator versions)"
     );
+}
+
+/// Hash 2's fast route (a block whose cells all fit an i32) and its exact
+/// route (any other block) give the same bits: the same points alone, and
+/// in one block beside a point far beyond the fast range.
+#[test]
+fn hash2_routes_agree() {
+    let pts = random_points(64, 2000.0, 0.0);
+    for (k, hash) in kernels_and_hashes() {
+        let n = noise_with(hash, k, Fractal::Fbm, 3, false);
+        for level in levels_tested_and_lacked().0 {
+            let mut alone = vec![0.0; 64];
+            n.fill_points3_with(level, &pts[0], &pts[1], &pts[2], &mut alone);
+            let far = |a: &Vec<f64>| {
+                let mut v = a.clone();
+                v.push(5.0e13);
+                v
+            };
+            let mut mixed = vec![0.0; 65];
+            n.fill_points3_with(
+                level,
+                &far(&pts[0]),
+                &far(&pts[1]),
+                &far(&pts[2]),
+                &mut mixed,
+            );
+            assert_eq!(
+                bits(&alone),
+                bits(&mixed[..64]),
+                "{level:?} {k:?} {hash:?} 3D"
+            );
+            let mut alone2 = vec![0.0; 64];
+            n.fill_points2_with(level, &pts[0], &pts[1], &mut alone2);
+            let mut mixed2 = vec![0.0; 65];
+            n.fill_points2_with(level, &far(&pts[0]), &far(&pts[1]), &mut mixed2);
+            assert_eq!(
+                bits(&alone2),
+                bits(&mixed2[..64]),
+                "{level:?} {k:?} {hash:?} 2D"
+            );
+        }
+    }
 }

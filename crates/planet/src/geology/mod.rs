@@ -21,7 +21,7 @@ use crate::geo::{Dir, cross, dot, normalise};
 use crate::layers::{Detail, Layer, NoiseBackend, Positions};
 use mangekyo_core::hash::{fnv1a64, mix64};
 pub use mangekyo_core::noise::Level;
-use mangekyo_core::noise::{Fractal, Kernel, Noise, NoiseParams};
+use mangekyo_core::noise::{Fractal, Kernel, LatticeHash, Noise, NoiseParams};
 use serde::Serialize;
 
 /// Kilometres per radian of the profiles (Earth's radius).
@@ -229,7 +229,7 @@ pub fn boundary_uplift(x_km: f64, convergence: f64, crust: Crust) -> f64 {
 
 impl Plates {
     /// The plates of a planet (`count` from [`plate_count`]).
-    pub fn new(seed: u64, radius: f64, count: usize) -> Plates {
+    pub fn new(seed: u64, radius: f64, count: usize, hash: LatticeHash) -> Plates {
         let count = count.clamp(2, u16::MAX as usize);
         let seeds = (0..count)
             .map(|k| hashed_dir(salted(seed, "plate-seed", k as u64)))
@@ -260,6 +260,7 @@ impl Plates {
                 gain: 0.5,
                 seed: salted(seed, "plate-warp", axis),
                 warp: None,
+                hash,
             };
             // In range by construction: 2 octaves, a positive frequency.
             Noise::new(params).unwrap_or_else(|e| unreachable!("plate warp: {e}"))
@@ -278,7 +279,7 @@ impl Plates {
     /// for oracles with a known answer.
     pub fn from_parts(seeds: Vec<Dir>, omega: Vec<Dir>) -> Plates {
         let count = seeds.len().min(omega.len());
-        let mut p = Plates::new(0, 1.0, count.max(2));
+        let mut p = Plates::new(0, 1.0, count.max(2), LatticeHash::Hash1);
         p.seeds = seeds.into_iter().take(count).map(normalise).collect();
         p.omega = omega.into_iter().take(count).collect();
         p.age = (0..count as u64).collect();

@@ -133,7 +133,7 @@ impl Stages {
     /// `finest` metres.
     pub(crate) fn new(params: PlanetParams, finest: f64) -> Stages {
         let pipeline = params.generator_version.pipeline();
-        let noises = Noises::new(params.seed, params.radius, finest);
+        let noises = Noises::new(params.seed, params.radius, finest, pipeline.noise);
         let shape = Shape {
             threshold: terrain::sea_threshold(&noises, params.radius, params.sea_level),
             plate_activity: params.plate_activity as f32,
@@ -160,6 +160,7 @@ impl Stages {
                 params.seed,
                 params.radius,
                 geology::plate_count(params.seed, params.plate_count),
+                pipeline.noise,
             )),
         };
         Stages {

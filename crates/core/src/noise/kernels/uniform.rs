@@ -3,9 +3,9 @@
 //! and the gradients broadcast, the values every lane would compute
 //! without the vector work.
 
+use super::super::lattice::Lattice;
 use super::super::simd::Simd;
 use super::{Corners, GRAD2_X, GRAD2_Y, GRAD3_X, GRAD3_Y, GRAD3_Z};
-use crate::hash;
 
 /// The axis hashes of each axis's cell and the next (`Axis::h[1..]`) when
 /// every lane holds the same ones: then every lane computes the same
@@ -52,22 +52,27 @@ pub(super) fn known_grad2<S: Simd>(s: S, h: u32, x: S::F, y: S::F) -> S::F {
 }
 
 /// The axis hashes of `cell` and the next along `axis`.
-fn axis_hashes(cell: i64, axis: usize) -> [u32; 2] {
-    [hash::axis_hash(cell, axis), hash::axis_hash(cell + 1, axis)]
+fn axis_hashes<H: Lattice>(cell: i64, axis: usize) -> [u32; 2] {
+    [H::axis(cell, axis), H::axis(cell + 1, axis)]
 }
 
 /// A 2D cell's corner hashes from its axes' hashes (each the cell's and
 /// the next's), indexed `bx | by << 1`.
 #[inline(always)]
-pub(super) fn corners2(hx: [u32; 2], hy: [u32; 2], seed: u32) -> [u32; 4] {
+pub(super) fn corners2<H: Lattice>(hx: [u32; 2], hy: [u32; 2], seed: u32) -> [u32; 4] {
     // Scalar work, so a closure and array::from_fn are fine here.
-    std::array::from_fn(|i| hash::combine2(hx[i & 1], hy[i >> 1], seed))
+    std::array::from_fn(|i| H::finish(hx[i & 1] ^ hy[i >> 1] ^ seed))
 }
 
 /// [`corners2`] in 3D: indexed `bx | by << 1 | bz << 2`.
 #[inline(always)]
-pub(super) fn corners3(hx: [u32; 2], hy: [u32; 2], hz: [u32; 2], seed: u32) -> [u32; 8] {
-    std::array::from_fn(|i| hash::combine3(hx[i & 1], hy[(i >> 1) & 1], hz[i >> 2], seed))
+pub(super) fn corners3<H: Lattice>(
+    hx: [u32; 2],
+    hy: [u32; 2],
+    hz: [u32; 2],
+    seed: u32,
+) -> [u32; 8] {
+    std::array::from_fn(|i| H::finish(hx[i & 1] ^ hy[(i >> 1) & 1] ^ hz[i >> 2] ^ seed))
 }
 
 /// The i64 cell of every lane when all lanes share it.
@@ -83,14 +88,18 @@ fn uniform_cell<S: Simd>(s: S, (lo, hi): (S::I, S::I)) -> Option<i64> {
 /// `bx | by << 1`, computed once in scalar: the values every lane would
 /// compute, without the vector work.
 #[inline(always)]
-pub(super) fn uniform_corners2<S: Simd>(
+pub(super) fn uniform_corners2<S: Simd, H: Lattice>(
     s: S,
     cells: [(S::I, S::I); 2],
     seed: u32,
 ) -> Option<[u32; 4]> {
     let cx = uniform_cell(s, cells[0])?;
     let cy = uniform_cell(s, cells[1])?;
-    Some(corners2(axis_hashes(cx, 0), axis_hashes(cy, 1), seed))
+    Some(corners2::<H>(
+        axis_hashes::<H>(cx, 0),
+        axis_hashes::<H>(cy, 1),
+        seed,
+    ))
 }
 
 /// Whether simplex takes the uniform-cell path: at 16 lanes only. At 8
@@ -104,7 +113,7 @@ pub(super) fn simplex_picks_pay<S: Simd>() -> bool {
 
 /// [`uniform_corners2`] in 3D: eight corners, indexed `bx | by << 1 | bz << 2`.
 #[inline(always)]
-pub(super) fn uniform_corners3<S: Simd>(
+pub(super) fn uniform_corners3<S: Simd, H: Lattice>(
     s: S,
     cells: [(S::I, S::I); 3],
     seed: u32,
@@ -112,10 +121,10 @@ pub(super) fn uniform_corners3<S: Simd>(
     let cx = uniform_cell(s, cells[0])?;
     let cy = uniform_cell(s, cells[1])?;
     let cz = uniform_cell(s, cells[2])?;
-    Some(corners3(
-        axis_hashes(cx, 0),
-        axis_hashes(cy, 1),
-        axis_hashes(cz, 2),
+    Some(corners3::<H>(
+        axis_hashes::<H>(cx, 0),
+        axis_hashes::<H>(cy, 1),
+        axis_hashes::<H>(cz, 2),
         seed,
     ))
 }

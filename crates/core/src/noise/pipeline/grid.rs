@@ -6,13 +6,16 @@
 //! query computes (same f64 position, same scalar split and hash), so grids
 //! equal points bit for bit.
 
+use std::marker::PhantomData;
+
 use super::super::kernels::{self, Axis};
+use super::super::lattice::Lattice;
 use super::super::simd::Simd;
 use super::{
-    BLOCK, Job, OctaveSource, Scratch, block, clamp_coord, is_separable, octaves, separable,
-    unswitch_kernel,
+    BLOCK, Job, OctaveSource, Scratch, all_fast, block, clamp_coord, is_separable, octaves,
+    separable, unswitch_kernel, with_lattice,
 };
-use crate::noise::{Kernel, Noise, Octave};
+use crate::noise::{Kernel, LatticeHash, Noise, Octave};
 
 mod table;
 use table::{AxisTable, PAD, perlin3_run, repeat, row_grads};
@@ -198,12 +201,21 @@ impl<const D: usize> GridJob<'_, D> {
                 })
             })
             .collect();
+        // Per octave, whether every coordinate is in hash 2's fast range
+        // (the x table includes its repeats, which only ever hold x values).
+        let fast: Vec<bool> = coords
+            .iter()
+            .map(|c| c.iter().all(|a| all_fast(a)))
+            .collect();
+        let hash = self.noise.params.hash;
         if self.size[0].is_multiple_of(S::LANES) {
             // Rows fill whole vectors: blocks stay inside a row, the other
             // axes are one value each, broadcast.
             return self.by_rows(S::LANES, |idx, i0| FromCoords {
                 s,
                 coords: &coords,
+                fast: &fast,
+                hash,
                 idx,
                 i0,
             });
@@ -219,6 +231,8 @@ impl<const D: usize> GridJob<'_, D> {
             let mut src = FromCoordRuns {
                 s,
                 coords: &coords,
+                fast: &fast,
+                hash,
                 lanes: &mut lanes,
                 size: self.size,
                 start,
@@ -230,16 +244,18 @@ impl<const D: usize> GridJob<'_, D> {
         }
     }
 
-    /// The tabulated path, for separable kernels without warp.
+    /// The tabulated path, for separable kernels without warp. Tables are
+    /// split and hashed in scalar on the exact route, so `H` matters here
+    /// only for its corner finish.
     #[inline(always)]
-    fn by_tables<S: Simd>(&mut self, s: S) {
+    fn by_tables<S: Simd, H: Lattice>(&mut self, s: S) {
         let noise = self.noise;
         let tables: Vec<[AxisTable; D]> = noise
             .octaves
             .iter()
             .map(|o| {
                 std::array::from_fn(|a| {
-                    AxisTable::new(self.origin[a], self.step[a], self.size[a], o.frequency, a)
+                    AxisTable::new::<H>(self.origin[a], self.step[a], self.size[a], o.frequency, a)
                 })
             })
             .collect();
@@ -250,6 +266,7 @@ impl<const D: usize> GridJob<'_, D> {
             // value each, broadcast (no per-sample copying).
             return self.by_rows(S::LANES, |idx, i0| FromRow {
                 s,
+                lattice: PhantomData::<H>,
                 kernel,
                 tables: &tables,
                 idx,
@@ -267,6 +284,7 @@ impl<const D: usize> GridJob<'_, D> {
                 let padded = n.div_ceil(S::LANES) * S::LANES;
                 let mut src = FromRuns {
                     s,
+                    lattice: PhantomData::<H>,
                     kernel,
                     tables: &tables,
                     size: self.size,
@@ -288,6 +306,7 @@ impl<const D: usize> GridJob<'_, D> {
             let padded = n.div_ceil(S::LANES) * S::LANES;
             let mut src = FromTables {
                 s,
+                lattice: PhantomData::<H>,
                 kernel,
                 tables: &tables,
                 lanes: &mut lanes,
@@ -303,8 +322,9 @@ impl<const D: usize> GridJob<'_, D> {
 }
 
 /// Octave values of a grid block, from the octave's tables.
-struct FromTables<'a, S: Simd, const D: usize> {
+struct FromTables<'a, S: Simd, H: Lattice, const D: usize> {
     s: S,
+    lattice: PhantomData<H>,
     kernel: Kernel,
     tables: &'a [[AxisTable; D]],
     lanes: &'a mut Lanes<D>,
@@ -313,7 +333,7 @@ struct FromTables<'a, S: Simd, const D: usize> {
     n: usize,
 }
 
-impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromTables<'_, S, D> {
+impl<S: Simd, H: Lattice, const D: usize> OctaveSource<BLOCK> for FromTables<'_, S, H, D> {
     #[inline(always)]
     fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
         unswitch_kernel!(self.kernel, |kernel| self
@@ -321,7 +341,7 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromTables<'_, S, D> {
     }
 }
 
-impl<S: Simd, const D: usize> FromTables<'_, S, D> {
+impl<S: Simd, H: Lattice, const D: usize> FromTables<'_, S, H, D> {
     #[inline(always)]
     fn eval_with(
         &mut self,
@@ -348,7 +368,10 @@ impl<S: Simd, const D: usize> FromTables<'_, S, D> {
                     ],
                 };
             }
-            s.store(separable(s, kernel, ax, oct.seed), &mut value[g..]);
+            s.store(
+                separable::<S, H, D>(s, kernel, ax, oct.seed),
+                &mut value[g..],
+            );
             g += S::LANES;
         }
     }
@@ -356,8 +379,9 @@ impl<S: Simd, const D: usize> FromTables<'_, S, D> {
 
 /// Octave values of a block inside one row, from the octave's tables: x
 /// loaded from its table, every other axis broadcast.
-struct FromRow<'a, S: Simd, const D: usize> {
+struct FromRow<'a, S: Simd, H: Lattice, const D: usize> {
     s: S,
+    lattice: PhantomData<H>,
     kernel: Kernel,
     tables: &'a [[AxisTable; D]],
     /// The per-axis index of the row's first sample.
@@ -366,7 +390,7 @@ struct FromRow<'a, S: Simd, const D: usize> {
     i0: usize,
 }
 
-impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRow<'_, S, D> {
+impl<S: Simd, H: Lattice, const D: usize> OctaveSource<BLOCK> for FromRow<'_, S, H, D> {
     #[inline(always)]
     fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
         unswitch_kernel!(self.kernel, |kernel| {
@@ -377,7 +401,7 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRow<'_, S, D> {
                 ax[a] = t[a].splat(s, self.idx[a]);
             }
             let out = &mut value[..padded];
-            if let Some(rows) = row_grads(s, kernel, t, self.idx, oct.seed) {
+            if let Some(rows) = row_grads::<S, H, D>(s, kernel, t, self.idx, oct.seed) {
                 perlin3_run(s, t, &ax, self.i0, out, &rows);
                 return;
             }
@@ -387,7 +411,7 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRow<'_, S, D> {
                     f: s.load(f),
                     h: [s.load_i(h[0]), s.load_i(h[1]), s.load_i(h[2])],
                 };
-                s.store(separable(s, kernel, ax, oct.seed), o);
+                s.store(separable::<S, H, D>(s, kernel, ax, oct.seed), o);
             }
         })
     }
@@ -398,6 +422,9 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRow<'_, S, D> {
 struct FromCoords<'a, S: Simd, const D: usize> {
     s: S,
     coords: &'a [[Vec<f64>; D]],
+    /// Per octave, whether its coordinates take hash 2's fast route.
+    fast: &'a [bool],
+    hash: LatticeHash,
     /// The per-axis index of the row's first sample.
     idx: [usize; D],
     /// Where the block starts along x.
@@ -412,16 +439,18 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromCoords<'_, S, D> {
         let y = [t[1][self.idx[1]]; PAD];
         let z = [t[D - 1][self.idx[D - 1]]; PAD];
         let x = &t[0][self.i0..self.i0 + padded];
-        let mut g = 0;
-        while g < padded {
-            let v = if D == 2 {
-                kernels::simplex2(s, &x[g..], &y, oct.seed)
-            } else {
-                kernels::simplex3(s, &x[g..], &y, &z, oct.seed)
-            };
-            s.store(v, &mut value[g..]);
-            g += S::LANES;
-        }
+        with_lattice!(self.hash, self.fast[k], |H| {
+            let mut g = 0;
+            while g < padded {
+                let v = if D == 2 {
+                    kernels::simplex2::<S, H>(s, &x[g..], &y, oct.seed)
+                } else {
+                    kernels::simplex3::<S, H>(s, &x[g..], &y, &z, oct.seed)
+                };
+                s.store(v, &mut value[g..]);
+                g += S::LANES;
+            }
+        })
     }
 }
 
@@ -431,6 +460,9 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromCoords<'_, S, D> {
 struct FromCoordRuns<'a, S: Simd, const D: usize> {
     s: S,
     coords: &'a [[Vec<f64>; D]],
+    /// Per octave, whether its coordinates take hash 2's fast route.
+    fast: &'a [bool],
+    hash: LatticeHash,
     /// Per-lane coordinates of axes 1.. (axis 0 unused).
     lanes: &'a mut [[f64; BLOCK]; D],
     size: [usize; D],
@@ -463,16 +495,18 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromCoordRuns<'_, S, D> {
         // whose values are dropped.
         let x = &t[0][x0..x0 + padded];
         let (y, z) = (&self.lanes[1], &self.lanes[D - 1]);
-        let mut g = 0;
-        while g < padded {
-            let v = if D == 2 {
-                kernels::simplex2(s, &x[g..], &y[g..], oct.seed)
-            } else {
-                kernels::simplex3(s, &x[g..], &y[g..], &z[g..], oct.seed)
-            };
-            s.store(v, &mut value[g..]);
-            g += S::LANES;
-        }
+        with_lattice!(self.hash, self.fast[k], |H| {
+            let mut g = 0;
+            while g < padded {
+                let v = if D == 2 {
+                    kernels::simplex2::<S, H>(s, &x[g..], &y[g..], oct.seed)
+                } else {
+                    kernels::simplex3::<S, H>(s, &x[g..], &y[g..], &z[g..], oct.seed)
+                };
+                s.store(v, &mut value[g..]);
+                g += S::LANES;
+            }
+        })
     }
 }
 
@@ -485,8 +519,9 @@ const IOTA: [f32; 16] = [
 /// vector: x loaded from its (repeated) table, every other axis broadcast,
 /// and where a vector crosses a row's end, the two rows' broadcasts blended
 /// (lanes before the end take this row's, the rest the next row's).
-struct FromRuns<'a, S: Simd, const D: usize> {
+struct FromRuns<'a, S: Simd, H: Lattice, const D: usize> {
     s: S,
+    lattice: PhantomData<H>,
     kernel: Kernel,
     tables: &'a [[AxisTable; D]],
     size: [usize; D],
@@ -494,7 +529,7 @@ struct FromRuns<'a, S: Simd, const D: usize> {
     start: usize,
 }
 
-impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRuns<'_, S, D> {
+impl<S: Simd, H: Lattice, const D: usize> OctaveSource<BLOCK> for FromRuns<'_, S, H, D> {
     #[inline(always)]
     fn eval(&mut self, k: usize, oct: &Octave, padded: usize, value: &mut [f32; BLOCK]) {
         unswitch_kernel!(self.kernel, |kernel| self
@@ -502,7 +537,7 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromRuns<'_, S, D> {
     }
 }
 
-impl<S: Simd, const D: usize> FromRuns<'_, S, D> {
+impl<S: Simd, H: Lattice, const D: usize> FromRuns<'_, S, H, D> {
     #[inline(always)]
     fn eval_with(
         &mut self,
@@ -521,7 +556,7 @@ impl<S: Simd, const D: usize> FromRuns<'_, S, D> {
         let x0 = idx[0];
         let mut ax = [Axis::<S>::zero(s); D];
         // Perlin 3D's gradient tables of the row at `idx`.
-        let mut rows = row_grads(s, kernel, t, idx, oct.seed);
+        let mut rows = row_grads::<S, H, D>(s, kernel, t, idx, oct.seed);
         let mut g = 0;
         while g < padded {
             // The vectors inside this row: the other axes are loop
@@ -540,7 +575,7 @@ impl<S: Simd, const D: usize> FromRuns<'_, S, D> {
                         f: s.load(f),
                         h: [s.load_i(h[0]), s.load_i(h[1]), s.load_i(h[2])],
                     };
-                    s.store(separable(s, kernel, ax, oct.seed), o);
+                    s.store(separable::<S, H, D>(s, kernel, ax, oct.seed), o);
                 }
             }
             g += inside;
@@ -557,7 +592,7 @@ impl<S: Simd, const D: usize> FromRuns<'_, S, D> {
             let mut next_rows = None;
             // Past the grid's last row the lanes are padding: dropped.
             if next[D - 1] < size[D - 1] {
-                next_rows = row_grads(s, kernel, t, next, oct.seed);
+                next_rows = row_grads::<S, H, D>(s, kernel, t, next, oct.seed);
                 let m = s.lt(iota, s.splat(left as f32));
                 for a in 1..D {
                     let b = t[a].splat(s, next[a]);
@@ -584,7 +619,10 @@ impl<S: Simd, const D: usize> FromRuns<'_, S, D> {
                     continue;
                 }
             }
-            s.store(separable(s, kernel, ax, oct.seed), &mut value[g..]);
+            s.store(
+                separable::<S, H, D>(s, kernel, ax, oct.seed),
+                &mut value[g..],
+            );
             g += S::LANES;
             // On into the next row (a row holds a vector, so one end at most).
             idx = next;
@@ -601,7 +639,7 @@ impl<const D: usize> Job for GridJob<'_, D> {
         if self.noise.warp.is_some() {
             self.by_positions(s)
         } else if is_separable(kernel) {
-            self.by_tables(s)
+            with_lattice!(self.noise.params.hash, |H| self.by_tables::<S, H>(s))
         } else {
             self.by_coords(s)
         }

@@ -2,10 +2,9 @@
 //! per-row gradient tables that let Perlin 3D rows skip hashing corners.
 
 use super::super::super::kernels::{Axis, Grad3Table, corner_grads3, perlin3_row};
-use super::super::super::lattice::axis_triple;
+use super::super::super::lattice::Lattice;
 use super::super::super::simd::{Simd, scalar::Scalar};
 use super::super::BLOCK;
-use crate::hash;
 use crate::noise::Kernel;
 
 /// Entries past the end of each table: one vector of the widest level.
@@ -30,7 +29,13 @@ impl AxisTable {
     /// Inlined into each level's entry point, so the scalar split's floor
     /// is that level's rounding instruction, not a library call.
     #[inline(always)]
-    pub(super) fn new(origin: f64, step: f64, n: usize, frequency: f64, axis: usize) -> Self {
+    pub(super) fn new<H: Lattice>(
+        origin: f64,
+        step: f64,
+        n: usize,
+        frequency: f64,
+        axis: usize,
+    ) -> Self {
         let mut t = AxisTable {
             f: vec![0.0; n],
             h: std::array::from_fn(|_| vec![0; n]),
@@ -41,7 +46,7 @@ impl AxisTable {
         for (i, c) in cell.iter_mut().enumerate() {
             let v = clamp(origin + i as f64 * step, frequency);
             let (f, lo, hi) = Scalar.split(&[v]);
-            let [h0, h1, h2] = axis_triple(Scalar, lo, hi, axis);
+            let [h0, h1, h2] = H::axis_triple(Scalar, lo, hi, axis);
             t.f[i] = f;
             t.h[0][i] = h0;
             t.h[1][i] = h1;
@@ -54,9 +59,7 @@ impl AxisTable {
             for (r, &c) in t.rel.iter_mut().zip(&cell) {
                 *r = (c - low) as u32;
             }
-            t.cells = Some(std::array::from_fn(|j| {
-                hash::axis_hash(low + j as i64, axis)
-            }));
+            t.cells = Some(std::array::from_fn(|j| H::axis(low + j as i64, axis)));
         }
         // Repeat the axis after its end (index `i % n`) for a block and a
         // vector of the widest level, so the row paths load whole vectors
@@ -147,7 +150,7 @@ impl RowGrads {
     /// The row at `y` and `z` (their tables' entries `iy` and `iz`), for
     /// x's `cells`.
     #[inline(always)]
-    pub(super) fn new<S: Simd>(
+    pub(super) fn new<S: Simd, H: Lattice>(
         s: S,
         cells: &[u32; ROW_CELLS],
         y: &AxisTable,
@@ -160,10 +163,10 @@ impl RowGrads {
         let hz = [z.h[1][iz], z.h[2][iz]];
         RowGrads {
             g: [
-                corner_grads3(s, cells, hy[0], hz[0], seed),
-                corner_grads3(s, cells, hy[1], hz[0], seed),
-                corner_grads3(s, cells, hy[0], hz[1], seed),
-                corner_grads3(s, cells, hy[1], hz[1], seed),
+                corner_grads3::<S, H>(s, cells, hy[0], hz[0], seed),
+                corner_grads3::<S, H>(s, cells, hy[1], hz[0], seed),
+                corner_grads3::<S, H>(s, cells, hy[0], hz[1], seed),
+                corner_grads3::<S, H>(s, cells, hy[1], hz[1], seed),
             ],
         }
     }
@@ -173,7 +176,7 @@ impl RowGrads {
 /// is Perlin 3D, x's cells fit one table and the backend's lookups are
 /// cheap ([`Simd::FAST_TABLE16`]).
 #[inline(always)]
-pub(super) fn row_grads<S: Simd, const D: usize>(
+pub(super) fn row_grads<S: Simd, H: Lattice, const D: usize>(
     s: S,
     kernel: Kernel,
     t: &[AxisTable; D],
@@ -184,7 +187,7 @@ pub(super) fn row_grads<S: Simd, const D: usize>(
         return None;
     }
     let cells = t[0].cells.as_ref()?;
-    Some(RowGrads::new(
+    Some(RowGrads::new::<S, H>(
         s,
         cells,
         &t[1],
