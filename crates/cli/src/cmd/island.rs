@@ -20,8 +20,9 @@ pub(crate) struct Args {
 #[derive(Debug, clap::Args)]
 struct DefsArgs {
     /// YAML files or directories (every *.yaml / *.yml inside, sorted by
-    /// name), loaded into one definition set.
-    #[arg(long, num_args = 1.., default_value = "examples/island")]
+    /// name), loaded into one definition set; without it, the example world
+    /// of the repository's examples/island/, built into the binary.
+    #[arg(long, num_args = 1..)]
     defs: Vec<PathBuf>,
 }
 
@@ -125,8 +126,14 @@ pub(crate) fn check_scope_and_lang(defs: &Definitions, scope: &str, lang: &str) 
 }
 
 /// Reads every definition file and loads them into one set; every problem
-/// in every file is reported together.
+/// in every file is reported together. No paths means the example world
+/// built into the binary (`mangekyo_island::example`, the server's too), so
+/// the commands work from any directory, not only inside the repository.
 pub(crate) fn load(paths: &[PathBuf]) -> Result<Definitions> {
+    if paths.is_empty() {
+        return mangekyo_island::load_definitions(mangekyo_island::example::sources())
+            .map_err(|e| anyhow::anyhow!("the built-in example world: {e}"));
+    }
     let mut files = Vec::new();
     for p in paths {
         collect_yaml(p, &mut files)?;
