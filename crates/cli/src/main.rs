@@ -4,6 +4,7 @@
 
 mod atomic;
 mod cmd;
+mod tier_cache;
 
 use clap::{Parser, Subcommand};
 

@@ -171,7 +171,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     );
     let shard = Shard::parse(&common.shard)?;
     let target = Target::open(&common.output)?;
-    let planet = crate::cmd::planet::with_tier(planet)?;
+    let planet = crate::cmd::planet::with_tier(planet, common.planet.tier_cache().as_deref())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

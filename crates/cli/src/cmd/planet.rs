@@ -8,7 +8,8 @@
 //! Every flag is checked before the coarse tier is computed (seconds):
 //! names through clap value parsers that list the valid choices, ranges
 //! and addresses through the library's checks, which need the planet but
-//! not its tier.
+//! not its tier. The tier then comes from the on-disk cache
+//! (`tier_cache.rs`) when a run before this one computed it.
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -23,6 +24,11 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Flags of `mangekyo planet`.
+///
+/// Versions 3 and later keep each planet's coarse tier (computed in seconds
+/// on first use) in a cache directory: MANGEKYO_CACHE_DIR, else
+/// $XDG_CACHE_HOME/mangekyo, else ~/.cache/mangekyo. `--no-cache` skips it;
+/// deleting it is always safe.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(subcommand)]
@@ -125,9 +131,23 @@ pub(crate) struct ParamArgs {
     /// Sunlight relative to Earth (0.25..=4).
     #[arg(long)]
     solar_intensity: Option<f64>,
+    /// Compute the coarse tier (versions 3 and later) afresh and neither read
+    /// nor write the tier cache: MANGEKYO_CACHE_DIR, else
+    /// $XDG_CACHE_HOME/mangekyo, else ~/.cache/mangekyo.
+    #[arg(long)]
+    no_cache: bool,
 }
 
 impl ParamArgs {
+    /// Where this command reads and writes coarse tiers, if anywhere.
+    pub(crate) fn tier_cache(&self) -> Option<PathBuf> {
+        if self.no_cache {
+            None
+        } else {
+            crate::tier_cache::dir()
+        }
+    }
+
     /// The planet these flags describe.
     pub(crate) fn planet(&self) -> anyhow::Result<Planet> {
         let mut p = match &self.params {
@@ -247,7 +267,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             let planet = params.planet()?;
             planet.check_preview(width, layer, overlay)?;
             check_output_dir(&output)?;
-            let planet = with_tier(planet)?;
+            let planet = with_tier(planet, params.tier_cache().as_deref())?;
             preview(&planet, width, (layer, overlay), &output)
         }
         What::Chunk(c) => chunks(&c),
@@ -271,7 +291,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             let bbox = bbox.as_deref().map(BBox::parse).transpose()?;
             let planet = params.planet()?;
             check_output_dir(&output)?;
-            let planet = with_tier(planet)?;
+            let planet = with_tier(planet, params.tier_cache().as_deref())?;
             rivers(&planet, bbox, &output)
         }
         What::Projections { cells } => projections(cells),
@@ -307,10 +327,16 @@ fn check_output_dir(output: &Path) -> anyhow::Result<()> {
     }
 }
 
-/// The planet with its coarse tier computed (with a progress bar) when its
-/// samples read one (version 3), so the work after it shows its own bar.
-pub(crate) fn with_tier(planet: Planet) -> anyhow::Result<Planet> {
+/// The planet with its coarse tier when its samples read one (version 3
+/// on): read from the tier cache in `cache` when a whole one is there,
+/// else computed (with a progress bar, so the work after it shows its own)
+/// and written there for the next run.
+pub(crate) fn with_tier(planet: Planet, cache: Option<&Path>) -> anyhow::Result<Planet> {
     if !planet.samples_need_tier() || planet.has_tier() {
+        return Ok(planet);
+    }
+    if let Some(tier) = cache.and_then(|dir| crate::tier_cache::load(dir, &planet)) {
+        planet.install_tier(std::sync::Arc::new(tier))?;
         return Ok(planet);
     }
     let p = planet.params();
@@ -323,6 +349,9 @@ pub(crate) fn with_tier(planet: Planet) -> anyhow::Result<Planet> {
         })?
         .context("computing the coarse tier")?;
     bar.finish_and_clear();
+    if let Some(dir) = cache {
+        crate::tier_cache::save(dir, &planet, &tier);
+    }
     planet.install_tier(std::sync::Arc::new(tier))?;
     Ok(planet)
 }
@@ -460,7 +489,7 @@ fn chunks(args: &ChunkArgs) -> anyhow::Result<()> {
         std::fs::create_dir_all(&args.output)
             .with_context(|| format!("creating {}", args.output.display()))?;
     }
-    let planet = with_tier(planet)?;
+    let planet = with_tier(planet, args.params.tier_cache().as_deref())?;
     let bar = progress(requests.len() as u64, "chunks");
     for batch in requests.chunks(BATCH) {
         for chunk in planet.sample_chunks(batch) {
