@@ -2,6 +2,9 @@
 //! in its own module under `cmd/`, parses its flags with clap, calls a pure
 //! generator and writes the result (a file, stdout, a socket).
 
+// First: its macros (`outln!`, `out!`, `errln!`) are used by every module below.
+#[macro_use]
+mod console;
 mod atomic;
 mod cmd;
 mod tier_cache;
@@ -35,12 +38,16 @@ enum Command {
 }
 
 /// Errors go to stderr as one readable chain ("error: …: cause"), exit code 1;
-/// no backtraces for a user's mistake.
+/// no backtraces for a user's mistake. A closed pipe ends it quietly with
+/// 141 (see `console.rs`).
 fn main() -> std::process::ExitCode {
     match run(Cli::parse()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) if console::is_closed_pipe(&e) => {
+            std::process::ExitCode::from(console::CLOSED_PIPE_EXIT)
+        }
         Err(e) => {
-            eprintln!("error: {}", chain_text(&e));
+            errln!("error: {}", chain_text(&e));
             std::process::ExitCode::FAILURE
         }
     }

@@ -59,7 +59,7 @@ pub(crate) fn load(dir: &Path, planet: &Planet) -> Option<CoarseTier> {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
         Err(e) => {
-            eprintln!("note: cannot read the cached tier {}: {e}", path.display());
+            errln!("note: cannot read the cached tier {}: {e}", path.display());
             return None;
         }
     };
@@ -68,7 +68,7 @@ pub(crate) fn load(dir: &Path, planet: &Planet) -> Option<CoarseTier> {
         Ok(tier) => format!("it holds the tier of key {:016x}", tier.key),
         Err(e) => e.to_string(),
     };
-    eprintln!(
+    errln!(
         "note: ignoring the cached tier {} ({why}); computing it again",
         path.display()
     );
@@ -88,7 +88,7 @@ pub(crate) fn save(dir: &Path, planet: &Planet, tier: &CoarseTier) {
         .map_err(anyhow::Error::from)
         .and_then(|()| crate::atomic::write(&path, &tier.to_bytes()));
     if let Err(e) = written {
-        eprintln!(
+        errln!(
             "note: cannot cache the coarse tier in {}: {e:#}",
             path.display()
         );

@@ -196,7 +196,7 @@ fn chunk(a: ChunkArgs) -> anyhow::Result<()> {
     }
     if format == Some(CaveFormat::Density) {
         write(&a.output, &wire::encode_chunk_density(&field, &samples))?;
-        eprintln!(
+        errln!(
             "wrote {} (density of chunk {})",
             a.output.display(),
             coord_text(coord)
@@ -208,7 +208,7 @@ fn chunk(a: ChunkArgs) -> anyhow::Result<()> {
         Some(CaveFormat::Mesh) => write(&a.output, &wire::encode_mesh(&m, k))?,
         _ => write_meshes(&a.output, &[(coord, m.clone())])?,
     }
-    eprintln!(
+    errln!(
         "wrote {} (chunk {}: {} vertices, {} triangles)",
         a.output.display(),
         coord_text(coord),
@@ -265,7 +265,7 @@ fn export(a: ExportArgs) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let tris: usize = meshes.iter().map(|(_, m)| m.triangle_count()).sum();
     write_meshes(&a.output, &meshes)?;
-    eprintln!(
+    errln!(
         "wrote {} ({} chunks, {} with surfaces, {tris} triangles)",
         a.output.display(),
         coords.len(),
@@ -295,7 +295,7 @@ fn slice(a: SliceArgs) -> anyhow::Result<()> {
     };
     let png = mangekyo_export::png::encode_rgb8(img.width as u32, img.height as u32, &img.pixels)?;
     write(&a.output, &png)?;
-    eprintln!(
+    errln!(
         "wrote {} ({}×{} px)",
         a.output.display(),
         img.width,

@@ -179,7 +179,7 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<()> {
     match out {
         Some(p) => crate::atomic::write(p, text.as_bytes()),
         None => {
-            print!("{text}");
+            out!("{text}")?;
             Ok(())
         }
     }
@@ -198,19 +198,19 @@ fn languages(defs: &Definitions) -> String {
 fn check(paths: &[PathBuf]) -> Result<()> {
     let defs = load(paths)?;
     let findings = mangekyo_island::check::check(&defs);
-    println!(
+    outln!(
         "ok: {} object defs, {} axes, {} location types, {} scopes, languages: {}",
         defs.object_defs().len(),
         defs.axes().len(),
         defs.location_types().len(),
         defs.scopes().len(),
         languages(&defs)
-    );
+    )?;
     if findings.is_empty() {
-        println!("no findings");
+        outln!("no findings")?;
     }
     for f in &findings {
-        println!("warning: {f}");
+        outln!("warning: {f}")?;
     }
     Ok(())
 }
@@ -231,10 +231,10 @@ fn stats(defs: &Definitions, scope: &str, seeds: u64, bot: bool) -> Result<()> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    print!("{}", island.render());
-    print!("{}", discovery.render());
+    out!("{}", island.render())?;
+    out!("{}", discovery.render())?;
     if bot {
-        print!("{}", games.render());
+        out!("{}", games.render())?;
     }
     Ok(())
 }

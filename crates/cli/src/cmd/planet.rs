@@ -360,7 +360,7 @@ fn rivers(planet: &Planet, bbox: Option<BBox>, output: &Path) -> anyhow::Result<
     let geojson = mangekyo_planet::hydro::geojson::rivers_geojson(planet, bbox)?;
     let features = geojson["features"].as_array().map_or(0, Vec::len);
     crate::atomic::write(output, &serde_json::to_vec(&geojson)?)?;
-    eprintln!(
+    errln!(
         "wrote {} ({features} features, {:.1} % of land drains to the sea, seed {})",
         output.display(),
         geojson["properties"]["drains_to_sea_share"]
@@ -376,7 +376,7 @@ fn plates(planet: &Planet, cell_deg: f64, output: &Path) -> anyhow::Result<()> {
     let geojson = mangekyo_planet::geology::plates_geojson(planet, cell_deg)?;
     let features = geojson["features"].as_array().map_or(0, Vec::len);
     crate::atomic::write(output, &serde_json::to_vec(&geojson)?)?;
-    eprintln!(
+    errln!(
         "wrote {} ({features} features, seed {})",
         output.display(),
         planet.params().seed
@@ -395,7 +395,7 @@ fn preview(
     bar.finish_and_clear();
     let bytes = mangekyo_formats::picture::encode_picture(&image)?;
     crate::atomic::write(output, &bytes)?;
-    eprintln!(
+    errln!(
         "wrote {} ({}×{} px, seed {})",
         output.display(),
         image.width,
@@ -447,9 +447,12 @@ fn chunks(args: &ChunkArgs) -> anyhow::Result<()> {
             let at = planet
                 .space()
                 .locate(projection, args.lod, LatLon { lat, lon })?;
-            eprintln!(
+            errln!(
                 "({lat}, {lon}) is sample ({:.1}, {:.1}) of chunk cx {} cy {}",
-                at.i, at.j, at.address.cx, at.address.cy
+                at.i,
+                at.j,
+                at.address.cx,
+                at.address.cy
             );
             vec![at.address]
         }
@@ -505,7 +508,7 @@ fn chunks(args: &ChunkArgs) -> anyhow::Result<()> {
     }
     bar.finish_and_clear();
     let a = &requests[0].address;
-    eprintln!(
+    errln!(
         "wrote {} chunk(s) of {projection} at lod {} ({} m per sample) to {}; first cx {} cy {}",
         requests.len(),
         a.lod,
@@ -553,13 +556,18 @@ fn projections(cells: u64) -> anyhow::Result<()> {
     if !(4..=4096).contains(&cells) {
         bail!("--cells must be in 4..=4096, got {cells}");
     }
-    println!(
+    outln!(
         "Cell areas on the unit sphere, {cells} cells along a cube face edge (the same along the equator for all):\n"
-    );
-    println!(
+    )?;
+    outln!(
         "{:<16} {:>13} {:>14} {:>14} {:>10} {:>9}",
-        "projection", "grid", "largest (sr)", "smallest (sr)", "max/min", "max/mean"
-    );
+        "projection",
+        "grid",
+        "largest (sr)",
+        "smallest (sr)",
+        "max/min",
+        "max/mean"
+    )?;
     for p in Projection::ALL {
         let d = distortion::measure(p, cells);
         let grid = if p.has_faces() {
@@ -567,7 +575,7 @@ fn projections(cells: u64) -> anyhow::Result<()> {
         } else {
             format!("{}×{}", d.columns, d.rows)
         };
-        println!(
+        outln!(
             "{:<16} {:>13} {:>14.4e} {:>14.4e} {:>10.3} {:>9.3}",
             p.name(),
             grid,
@@ -575,12 +583,12 @@ fn projections(cells: u64) -> anyhow::Result<()> {
             d.min_area,
             d.ratio(),
             d.max_over_mean()
-        );
+        )?;
     }
-    println!(
+    outln!(
         "\nequirectangular: the ratio grows without bound with the number of rows (polar cells are slivers).\n\
          For chunks use tangent_cube (most even cells, six square faces joined exactly along 12 edges).\n\
          For whole-planet fields use octahedral (one square, no gaps, continuous across its border by mirroring)."
-    );
+    )?;
     Ok(())
 }
