@@ -2,8 +2,12 @@
 //! in its own module under `cmd/`, parses its flags with clap, calls a pure
 //! generator and writes the result (a file, stdout, a socket).
 
+// First: its macros (`outln!`, `out!`, `errln!`) are used by every module below.
+#[macro_use]
+mod console;
 mod atomic;
 mod cmd;
+mod tier_cache;
 
 use clap::{Parser, Subcommand};
 
@@ -34,15 +38,38 @@ enum Command {
 }
 
 /// Errors go to stderr as one readable chain ("error: …: cause"), exit code 1;
-/// no backtraces for a user's mistake.
+/// no backtraces for a user's mistake. A closed pipe ends it quietly with
+/// 141 (see `console.rs`).
 fn main() -> std::process::ExitCode {
     match run(Cli::parse()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) if console::is_closed_pipe(&e) => {
+            std::process::ExitCode::from(console::CLOSED_PIPE_EXIT)
+        }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            errln!("error: {}", chain_text(&e));
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes as one line, "what: why: deeper why", leaving
+/// out a cause whose text the line already shows: library errors often
+/// print their source inside their own message too (the store's connection
+/// error, sqlx's I/O error), and a user should read each cause once.
+fn chain_text(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -54,5 +81,42 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Planet(args) => cmd::planet::run(args),
         Command::Serve(args) => cmd::serve::run(args),
         Command::Bake(args) => cmd::bake::run(args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chain_text;
+
+    /// An error that prints its source in its own message too.
+    #[derive(Debug)]
+    struct Repeats(std::io::Error);
+
+    impl std::fmt::Display for Repeats {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(
+                f,
+                "cannot open database mysql://root:***@host/db: {}",
+                self.0
+            )
+        }
+    }
+
+    impl std::error::Error for Repeats {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn each_cause_is_printed_once() {
+        let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+        let e = anyhow::Error::new(Repeats(refused)).context("opening the planet store");
+        assert_eq!(
+            chain_text(&e),
+            "opening the planet store: cannot open database mysql://root:***@host/db: refused"
+        );
+        let e = anyhow::anyhow!("no such file").context("reading a.json");
+        assert_eq!(chain_text(&e), "reading a.json: no such file");
     }
 }

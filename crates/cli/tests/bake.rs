@@ -16,7 +16,7 @@ use mangekyo_store::testing::TestDb;
 use serde_json::Value;
 
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mangekyo"))
+    common::command()
 }
 
 /// A fresh directory under the system temp dir.

@@ -32,9 +32,7 @@ fn a_chunk_and_a_region_become_glb() {
             "--seed",
             "hime",
             "--chunk",
-            "2",
-            "0",
-            "3",
+            "2,0,3",
             "-o",
             path.to_str().unwrap(),
         ]);
@@ -169,4 +167,61 @@ fn bad_values_get_one_line_errors() {
         assert_eq!(String::from_utf8_lossy(&o.stderr), want, "{args:?}");
     }
     std::fs::remove_file(params).ok();
+}
+
+/// Every caves command takes a chunk as one `cx,cy,cz` argument, and says
+/// which chunk it wrote in that form, never as a Rust struct's Debug text.
+#[test]
+fn chunk_coordinates_are_one_comma_syntax_in_and_out() {
+    let glb = out("coords.glb");
+    let o = mangekyo(&[
+        "caves",
+        "chunk",
+        "--chunk",
+        "-1,0,2",
+        "-o",
+        glb.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(stderr.contains("chunk -1,0,2:"), "{stderr}");
+    assert!(!stderr.contains("ChunkCoord"), "{stderr}");
+    let mkcd = out("coords.mkcd");
+    let o = mangekyo(&[
+        "caves",
+        "chunk",
+        "--chunk",
+        "1,0,1",
+        "-o",
+        mkcd.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(stderr.contains("density of chunk 1,0,1"), "{stderr}");
+    for p in [glb, mkcd] {
+        std::fs::remove_file(p).ok();
+    }
+    // The old space-separated form is refused, and `--help` shows the one
+    // form every caves command takes.
+    let o = mangekyo(&["caves", "chunk", "--chunk", "0", "0", "0"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("unexpected argument '0'"), "{stderr}");
+    let o = mangekyo(&["caves", "chunk", "--chunk", "0;0;0"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--chunk") && stderr.contains("\"cx,cy,cz\" in one argument"),
+        "{stderr}"
+    );
+    for cmd in ["chunk", "export"] {
+        let help = mangekyo(&["caves", cmd, "--help"]);
+        let help = String::from_utf8_lossy(&help.stdout);
+        assert!(help.contains("<CX,CY,CZ>"), "caves {cmd} --help: {help}");
+    }
+    // Out of the service's bound: refused by name, before any work.
+    let o = mangekyo(&["caves", "export", "--from", "0,0,9999999"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--from"), "{stderr}");
 }

@@ -213,3 +213,45 @@ fn a_set_without_localization_checks_and_generates() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The example world is built into the binary: outside the repository,
+/// without `--defs`, `generate` answers what `--defs examples/island`
+/// answers inside it, and `--defs` still overrides it.
+#[test]
+fn the_example_world_is_built_in_and_works_from_any_directory() {
+    let elsewhere =
+        std::env::temp_dir().join(format!("mangekyo-island-cwd-{}", std::process::id()));
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let outside = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_mangekyo"))
+            .args(args)
+            .current_dir(&elsewhere)
+            .output()
+            .expect("mangekyo runs")
+    };
+    for format in ["text", "json", "svg"] {
+        let built_in = stdout(&outside(&[
+            "island", "generate", "--seed", "42", "--format", format,
+        ]));
+        let from_files = stdout(&mangekyo(&[
+            "island",
+            "generate",
+            "--defs",
+            "examples/island",
+            "--seed",
+            "42",
+            "--format",
+            format,
+        ]));
+        assert_eq!(built_in, from_files, "--format {format}");
+    }
+    let check = stdout(&outside(&["island", "check"]));
+    assert!(check.starts_with("ok: "), "{check}");
+    // `--defs` names a directory that is not there: refused by name, not
+    // silently replaced by the built-in world.
+    let o = outside(&["island", "generate", "--defs", "examples/island"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("examples/island"), "{err}");
+    std::fs::remove_dir_all(&elsewhere).ok();
+}

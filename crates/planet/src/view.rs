@@ -450,16 +450,16 @@ impl Planet {
         self.preview_with(width, layer, Overlay::None, progress)
     }
 
-    /// [`Planet::preview`] with `overlay` drawn over the layer. The
-    /// `uplift` and `plate` layers and the plate overlay need version 2
-    /// (refused by naming `layer` or `overlay` otherwise).
-    pub fn preview_with(
+    /// Refuses what [`Planet::preview_with`] would refuse (a width out of
+    /// range, a layer or overlay this planet's version lacks) without
+    /// sampling or computing anything, so an edge can refuse a mistyped
+    /// request before it computes the coarse tier (seconds).
+    pub fn check_preview(
         &self,
         width: u32,
         layer: PreviewLayer,
         overlay: Overlay,
-        progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<RgbImage, PlanetError> {
+    ) -> Result<(), PlanetError> {
         if layer == PreviewLayer::Precipitation && !self.version().layers().precipitation {
             return Err(PlanetError::address(
                 "layer",
@@ -480,7 +480,6 @@ impl Planet {
                 "a layer or overlay of a version-1 planet (plates exist from generator version 2)",
             ));
         }
-        let want_geo = geology || overlay == Overlay::Plates;
         if !(16..=MAX_PREVIEW_WIDTH).contains(&width) || !width.is_multiple_of(2) {
             return Err(PlanetError::address(
                 "width",
@@ -488,6 +487,22 @@ impl Planet {
                 format!("an even number in 16..={MAX_PREVIEW_WIDTH}"),
             ));
         }
+        Ok(())
+    }
+
+    /// [`Planet::preview`] with `overlay` drawn over the layer. The
+    /// `uplift` and `plate` layers and the plate overlay need version 2
+    /// (refused by naming `layer` or `overlay` otherwise).
+    pub fn preview_with(
+        &self,
+        width: u32,
+        layer: PreviewLayer,
+        overlay: Overlay,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<RgbImage, PlanetError> {
+        self.check_preview(width, layer, overlay)?;
+        let geology = matches!(layer, PreviewLayer::Uplift | PreviewLayer::Plate);
+        let want_geo = geology || overlay == Overlay::Plates;
         let (w, h) = (width as usize, width as usize / 2);
         let spacing = 2.0 * std::f64::consts::PI * self.params().radius / w as f64;
         let detail = self.detail(spacing);

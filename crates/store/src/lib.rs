@@ -99,6 +99,30 @@ pub struct Store {
     file: Option<watch::FileWatch>,
 }
 
+/// Why a pool that timed out at open got no connection: the pool retries
+/// a refused or failed connection until its timeout and then says only
+/// "pool timed out", so one direct attempt (within the same timeout) asks
+/// the driver for the real cause: connection refused, authentication, an
+/// unknown database. If that attempt connects (the database came up just
+/// now) or also gets no answer, the answer says that instead.
+async fn why_unreachable(url: &DbUrl, timeout: Duration) -> sqlx::Error {
+    use sqlx::Connection;
+    match tokio::time::timeout(timeout, sqlx::AnyConnection::connect(url.as_str())).await {
+        Ok(Err(cause)) => cause,
+        Ok(Ok(conn)) => {
+            drop(conn.close().await);
+            sqlx::Error::PoolTimedOut
+        }
+        Err(_) => sqlx::Error::Io(std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            format!(
+                "no connection within {:.1} s (the host does not answer)",
+                timeout.as_secs_f64()
+            ),
+        )),
+    }
+}
+
 impl Store {
     /// Connects with default [`StoreOptions`], creates a missing SQLite
     /// file, and applies the migrations.
@@ -118,15 +142,26 @@ impl Store {
         } else {
             options.max_connections.max(1)
         };
-        let pool = AnyPoolOptions::new()
+        let pool = match AnyPoolOptions::new()
             .max_connections(max)
             .acquire_timeout(options.acquire_timeout)
             .connect(url.as_str())
             .await
-            .map_err(|source| StoreError::Connect {
-                url: url.redacted(),
-                source,
-            })?;
+        {
+            Ok(pool) => pool,
+            Err(sqlx::Error::PoolTimedOut) => {
+                return Err(StoreError::Connect {
+                    url: url.redacted(),
+                    source: why_unreachable(url, options.acquire_timeout).await,
+                });
+            }
+            Err(source) => {
+                return Err(StoreError::Connect {
+                    url: url.redacted(),
+                    source,
+                });
+            }
+        };
         if backend == Backend::Sqlite && !in_memory {
             // WAL lets readers proceed during a write; the setting lives in
             // the file, so once is enough.

@@ -233,6 +233,40 @@ async fn unreachable_databases_are_named_without_passwords() {
     assert!(!err.contains("sekrit"));
 }
 
+/// A port nothing listens on: the error names the URL tried (without its
+/// password) and the driver's real cause, not only "pool timed out".
+#[tokio::test]
+async fn a_refused_connection_says_so_and_what_was_tried() {
+    // A port that was free a moment ago: bound, then released.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    for scheme in ["mysql", "postgres"] {
+        let text = format!("{scheme}://root:sekrit@127.0.0.1:{port}/test");
+        let url = mangekyo_store::DbUrl::parse(&text).unwrap();
+        let options = mangekyo_store::StoreOptions {
+            acquire_timeout: std::time::Duration::from_millis(500),
+            ..Default::default()
+        };
+        let err = Store::open_with(&url, &options)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&format!("{scheme}://root:***@127.0.0.1:{port}/test")),
+            "{err}"
+        );
+        assert!(
+            err.to_lowercase().contains("connection refused"),
+            "{scheme}: {err}"
+        );
+        assert!(!err.contains("pool timed out"), "{scheme}: {err}");
+        assert!(!err.contains("sekrit"), "{scheme}: {err}");
+    }
+}
+
 #[tokio::test]
 async fn blobs_round_trip_in_parts_and_stay_first_written() {
     for backend in BACKENDS {

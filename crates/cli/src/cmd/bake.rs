@@ -171,7 +171,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     );
     let shard = Shard::parse(&common.shard)?;
     let target = Target::open(&common.output)?;
-    let planet = crate::cmd::planet::with_tier(planet)?;
+    let planet = crate::cmd::planet::with_tier(planet, common.planet.tier_cache().as_deref())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -188,14 +188,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         return bake.merge(&public_url);
     }
     let tally = bake.shard(shard)?;
-    println!(
+    outln!(
         "bake {} of {}: {} items ({} generated, {} verified and kept)",
         shard.label(),
         target.name(),
         tally.generated + tally.verified,
         tally.generated,
         tally.verified
-    );
+    )?;
     if shard.count == 1 {
         bake.merge(&public_url)?;
     }
@@ -525,12 +525,12 @@ impl Bake<'_> {
                     self.target.delete(&format!("{dir}/{name}")).await?;
                 }
             }
-            println!(
+            outln!(
                 "bake merged: {} items, {} outputs, manifest.json in {}",
                 merged.items,
                 merged.outputs.len(),
                 self.target.name()
-            );
+            )?;
             Ok(())
         })
     }

@@ -63,9 +63,9 @@ fn mesher_parser() -> impl clap::builder::TypedValueParser<Value = MeshKind> {
 struct ChunkArgs {
     #[command(flatten)]
     world: World,
-    /// Chunk coordinates (chunk c holds voxels 32c .. 32c+32), each within ±2^20.
-    #[arg(long, num_args = 3, value_names = ["CX", "CY", "CZ"], allow_negative_numbers = true, default_values_t = [0, 0, 0])]
-    chunk: Vec<i32>,
+    /// The chunk, "cx,cy,cz" (chunk c holds voxels 32c .. 32c+32), each within ±2^20.
+    #[arg(long, value_parser = parse_coord, allow_hyphen_values = true, value_name = "CX,CY,CZ", default_value = "0,0,0")]
+    chunk: ChunkCoord,
     /// Smooth (surface nets) or blocky faces.
     #[arg(long, value_parser = mesher_parser(), default_value_t = MeshKind::default(), visible_alias = "mesh")]
     mesher: MeshKind,
@@ -79,10 +79,10 @@ struct ExportArgs {
     #[command(flatten)]
     world: World,
     /// First chunk of the region, "cx,cy,cz".
-    #[arg(long, value_parser = parse_coord, allow_hyphen_values = true, default_value = "-2,0,-2")]
+    #[arg(long, value_parser = parse_coord, allow_hyphen_values = true, value_name = "CX,CY,CZ", default_value = "-2,0,-2")]
     from: ChunkCoord,
     /// Last chunk of the region (inclusive), "cx,cy,cz".
-    #[arg(long, value_parser = parse_coord, allow_hyphen_values = true, default_value = "1,1,1")]
+    #[arg(long, value_parser = parse_coord, allow_hyphen_values = true, value_name = "CX,CY,CZ", default_value = "1,1,1")]
     to: ChunkCoord,
     /// Smooth (surface nets) or blocky faces.
     #[arg(long, value_parser = mesher_parser(), default_value_t = MeshKind::default(), visible_alias = "mesh")]
@@ -116,13 +116,24 @@ struct SliceArgs {
     output: PathBuf,
 }
 
+/// A chunk's coordinates as every caves command writes them: `cx,cy,cz`
+/// in one argument (`--chunk 2,0,3`, `--from -2,0,-2`), checked against
+/// the service's bound. One syntax everywhere: the old space-separated
+/// `--chunk 2 0 3` is refused (clap: "unexpected argument").
 fn parse_coord(s: &str) -> Result<ChunkCoord, String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
     let nums: Result<Vec<i32>, _> = parts.iter().map(|p| p.parse::<i32>()).collect();
     match nums {
         Ok(v) if v.len() == 3 => ChunkCoord::checked(v[0], v[1], v[2]).map_err(|e| e.to_string()),
-        _ => Err(format!("expected three integers \"cx,cy,cz\", got {s:?}")),
+        _ => Err(format!(
+            "expected three integers \"cx,cy,cz\" in one argument (for example 2,0,-3), got {s:?}"
+        )),
     }
+}
+
+/// A chunk's coordinates for messages: `x,y,z`, the form the flags take.
+fn coord_text(c: ChunkCoord) -> String {
+    format!("{},{},{}", c.x, c.y, c.z)
 }
 
 /// Runs the subcommand.
@@ -168,8 +179,9 @@ fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 
 fn chunk(a: ChunkArgs) -> anyhow::Result<()> {
     let field = a.world.field()?;
-    // The service's bound: past it f32 chunk-local positions lose voxels.
-    let coord = ChunkCoord::checked(a.chunk[0], a.chunk[1], a.chunk[2])?;
+    // `parse_coord` checked the service's bound: past it f32 chunk-local
+    // positions lose voxels.
+    let coord = a.chunk;
     let samples = Sampler::new().chunk(&field, coord);
     let k = a.mesher;
     let ext = extension(&a.output);
@@ -184,7 +196,11 @@ fn chunk(a: ChunkArgs) -> anyhow::Result<()> {
     }
     if format == Some(CaveFormat::Density) {
         write(&a.output, &wire::encode_chunk_density(&field, &samples))?;
-        eprintln!("wrote {} (density of chunk {coord:?})", a.output.display());
+        errln!(
+            "wrote {} (density of chunk {})",
+            a.output.display(),
+            coord_text(coord)
+        );
         return Ok(());
     }
     let m = mesh(&field, &samples, k);
@@ -192,9 +208,10 @@ fn chunk(a: ChunkArgs) -> anyhow::Result<()> {
         Some(CaveFormat::Mesh) => write(&a.output, &wire::encode_mesh(&m, k))?,
         _ => write_meshes(&a.output, &[(coord, m.clone())])?,
     }
-    eprintln!(
-        "wrote {} (chunk {coord:?}: {} vertices, {} triangles)",
+    errln!(
+        "wrote {} (chunk {}: {} vertices, {} triangles)",
         a.output.display(),
+        coord_text(coord),
         m.vertex_count(),
         m.triangle_count()
     );
@@ -248,7 +265,7 @@ fn export(a: ExportArgs) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let tris: usize = meshes.iter().map(|(_, m)| m.triangle_count()).sum();
     write_meshes(&a.output, &meshes)?;
-    eprintln!(
+    errln!(
         "wrote {} ({} chunks, {} with surfaces, {tris} triangles)",
         a.output.display(),
         coords.len(),
@@ -278,7 +295,7 @@ fn slice(a: SliceArgs) -> anyhow::Result<()> {
     };
     let png = mangekyo_export::png::encode_rgb8(img.width as u32, img.height as u32, &img.pixels)?;
     write(&a.output, &png)?;
-    eprintln!(
+    errln!(
         "wrote {} ({}×{} px)",
         a.output.display(),
         img.width,

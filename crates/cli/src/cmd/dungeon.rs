@@ -158,7 +158,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         What::Lake { kind, form, common } => (lake(kind.into(), form, &common)?, "lake", common),
         What::Level { rooms, common } => (level(rooms, &common)?, "level", common),
     };
-    eprintln!(
+    errln!(
         "{summary}: {}×{} cells, {} floor, seed {:?}",
         grid.width(),
         grid.height(),

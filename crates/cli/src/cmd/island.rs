@@ -20,8 +20,9 @@ pub(crate) struct Args {
 #[derive(Debug, clap::Args)]
 struct DefsArgs {
     /// YAML files or directories (every *.yaml / *.yml inside, sorted by
-    /// name), loaded into one definition set.
-    #[arg(long, num_args = 1.., default_value = "examples/island")]
+    /// name), loaded into one definition set; without it, the example world
+    /// of the repository's examples/island/, built into the binary.
+    #[arg(long, num_args = 1..)]
     defs: Vec<PathBuf>,
 }
 
@@ -125,8 +126,14 @@ pub(crate) fn check_scope_and_lang(defs: &Definitions, scope: &str, lang: &str) 
 }
 
 /// Reads every definition file and loads them into one set; every problem
-/// in every file is reported together.
+/// in every file is reported together. No paths means the example world
+/// built into the binary (`mangekyo_island::example`, the server's too), so
+/// the commands work from any directory, not only inside the repository.
 pub(crate) fn load(paths: &[PathBuf]) -> Result<Definitions> {
+    if paths.is_empty() {
+        return mangekyo_island::load_definitions(mangekyo_island::example::sources())
+            .map_err(|e| anyhow::anyhow!("the built-in example world: {e}"));
+    }
     let mut files = Vec::new();
     for p in paths {
         collect_yaml(p, &mut files)?;
@@ -172,7 +179,7 @@ fn write_out(out: Option<&Path>, text: &str) -> Result<()> {
     match out {
         Some(p) => crate::atomic::write(p, text.as_bytes()),
         None => {
-            print!("{text}");
+            out!("{text}")?;
             Ok(())
         }
     }
@@ -191,19 +198,19 @@ fn languages(defs: &Definitions) -> String {
 fn check(paths: &[PathBuf]) -> Result<()> {
     let defs = load(paths)?;
     let findings = mangekyo_island::check::check(&defs);
-    println!(
+    outln!(
         "ok: {} object defs, {} axes, {} location types, {} scopes, languages: {}",
         defs.object_defs().len(),
         defs.axes().len(),
         defs.location_types().len(),
         defs.scopes().len(),
         languages(&defs)
-    );
+    )?;
     if findings.is_empty() {
-        println!("no findings");
+        outln!("no findings")?;
     }
     for f in &findings {
-        println!("warning: {f}");
+        outln!("warning: {f}")?;
     }
     Ok(())
 }
@@ -224,10 +231,10 @@ fn stats(defs: &Definitions, scope: &str, seeds: u64, bot: bool) -> Result<()> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    print!("{}", island.render());
-    print!("{}", discovery.render());
+    out!("{}", island.render())?;
+    out!("{}", discovery.render())?;
     if bot {
-        print!("{}", games.render());
+        out!("{}", games.render())?;
     }
     Ok(())
 }

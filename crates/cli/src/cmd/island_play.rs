@@ -11,8 +11,9 @@ use std::path::PathBuf;
 /// Flags of `mangekyo island play`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct PlayArgs {
-    /// YAML files or directories with the definitions.
-    #[arg(long, num_args = 1.., default_value = "examples/island")]
+    /// YAML files or directories with the definitions; without it, the
+    /// example world of examples/island/, built into the binary.
+    #[arg(long, num_args = 1..)]
     defs: Vec<PathBuf>,
     /// The generation scope.
     #[arg(long, default_value = "island")]

@@ -171,7 +171,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         .collect();
     let png = mangekyo_export::png::encode_gray8(args.size, args.size, &pixels)?;
     crate::atomic::write(&args.output, &png)?;
-    eprintln!(
+    errln!(
         "wrote {} ({}×{} px)",
         args.output.display(),
         args.size,

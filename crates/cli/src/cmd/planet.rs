@@ -4,19 +4,31 @@
 //! Parameters come from `--params FILE` (JSON, as the store keeps them)
 //! with any flag overriding one field; the library validates them and its
 //! error (naming the field and the allowed range) is printed as is.
+//!
+//! Every flag is checked before the coarse tier is computed (seconds):
+//! names through clap value parsers that list the valid choices, ranges
+//! and addresses through the library's checks, which need the planet but
+//! not its tier. The tier then comes from the on-disk cache
+//! (`tier_cache.rs`) when a run before this one computed it.
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mangekyo_core::Seed;
 use mangekyo_formats::{ChunkFormat, chunk};
+use mangekyo_planet::hydro::geojson::BBox;
+use mangekyo_planet::view::{Overlay, PreviewLayer};
 use mangekyo_planet::{
     Chunk, ChunkAddress, ChunkRequest, Edge, LatLon, Planet, PlanetParams, Projection, distortion,
-    view,
 };
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Flags of `mangekyo planet`.
+///
+/// Versions 3 and later keep each planet's coarse tier (computed in seconds
+/// on first use) in a cache directory: MANGEKYO_CACHE_DIR, else
+/// $XDG_CACHE_HOME/mangekyo, else ~/.cache/mangekyo. `--no-cache` skips it;
+/// deleting it is always safe.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(subcommand)]
@@ -32,11 +44,11 @@ enum What {
         width: u32,
         /// What to show: biome, height, temperature, humidity, (version 2) uplift or plate, or
         /// (version 4) precipitation.
-        #[arg(long, default_value = "biome")]
-        layer: String,
+        #[arg(long, value_parser = named::<PreviewLayer>, default_value = "biome")]
+        layer: PreviewLayer,
         /// What to draw over it: none, or plates (boundaries by type; version 2).
-        #[arg(long, default_value = "none")]
-        overlay: String,
+        #[arg(long, value_parser = named::<Overlay>, default_value = "none")]
+        overlay: Overlay,
         /// Where to write the PNG.
         #[arg(short, long, default_value = "planet.png")]
         output: PathBuf,
@@ -119,9 +131,23 @@ pub(crate) struct ParamArgs {
     /// Sunlight relative to Earth (0.25..=4).
     #[arg(long)]
     solar_intensity: Option<f64>,
+    /// Compute the coarse tier (versions 3 and later) afresh and neither read
+    /// nor write the tier cache: MANGEKYO_CACHE_DIR, else
+    /// $XDG_CACHE_HOME/mangekyo, else ~/.cache/mangekyo.
+    #[arg(long)]
+    no_cache: bool,
 }
 
 impl ParamArgs {
+    /// Where this command reads and writes coarse tiers, if anywhere.
+    pub(crate) fn tier_cache(&self) -> Option<PathBuf> {
+        if self.no_cache {
+            None
+        } else {
+            crate::tier_cache::dir()
+        }
+    }
+
     /// The planet these flags describe.
     pub(crate) fn planet(&self) -> anyhow::Result<Planet> {
         let mut p = match &self.params {
@@ -177,21 +203,31 @@ fn parse_format(text: &str) -> Result<ChunkFormat, String> {
         .map_err(|e: mangekyo_core::ParamError| e.to_string())
 }
 
+/// A clap value parser for the library's names (projection, edge, preview
+/// layer, overlay): its `FromStr`, whose error names the valid
+/// choices, so a typo is refused while the flags are read.
+fn named<T: std::str::FromStr<Err = mangekyo_planet::PlanetError>>(
+    text: &str,
+) -> Result<T, String> {
+    text.parse()
+        .map_err(|e: mangekyo_planet::PlanetError| e.to_string())
+}
+
 /// Flags of `mangekyo planet chunk`.
 #[derive(Debug, clap::Args)]
 struct ChunkArgs {
     /// equirectangular, cube, tangent_cube or octahedral.
-    #[arg(long, default_value = "tangent_cube")]
-    projection: String,
+    #[arg(long, value_parser = named::<Projection>, default_value = "tangent_cube")]
+    projection: Projection,
     /// Level of detail (each level doubles the sample spacing).
     #[arg(long, default_value_t = 0)]
     lod: u32,
     /// Chunk column, or a half-open range `A..B` (cube: in the 3×2 face atlas).
-    #[arg(long, default_value = "0")]
-    cx: String,
+    #[arg(long, value_parser = range, default_value = "0")]
+    cx: std::ops::Range<u32>,
     /// Chunk row, or a half-open range `A..B`.
-    #[arg(long, default_value = "0")]
-    cy: String,
+    #[arg(long, value_parser = range, default_value = "0")]
+    cy: std::ops::Range<u32>,
     /// Pick the chunk holding this latitude (degrees) instead of --cx/--cy.
     #[arg(long, allow_hyphen_values = true, requires = "lon")]
     lat: Option<f64>,
@@ -199,8 +235,8 @@ struct ChunkArgs {
     #[arg(long, allow_hyphen_values = true, requires = "lat")]
     lon: Option<f64>,
     /// `exclusive` (256 samples) or `shared` (257, the neighbours' first row and column).
-    #[arg(long, default_value = "shared")]
-    edge: String,
+    #[arg(long, value_parser = named::<Edge>, default_value = "shared")]
+    edge: Edge,
     /// Layers for json and bin: height, temperature, humidity, biome, uplift, plate (version 2),
     /// water, flow (version 3), precipitation, biome_weights (version 4) or all
     /// (comma-separated); heightmaps hold one of height (the default), uplift, plate, water,
@@ -227,28 +263,36 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             overlay,
             output,
             params,
-        } => preview(
-            &with_tier(params.planet()?)?,
-            width,
-            (layer.parse()?, overlay.parse()?),
-            &output,
-        ),
+        } => {
+            let planet = params.planet()?;
+            planet.check_preview(width, layer, overlay)?;
+            check_output_dir(&output)?;
+            let planet = with_tier(planet, params.tier_cache().as_deref())?;
+            preview(&planet, width, (layer, overlay), &output)
+        }
         What::Chunk(c) => chunks(&c),
         What::Plates {
             cell_deg,
             output,
             params,
-        } => plates(&params.planet()?, cell_deg, &output),
+        } => {
+            // Plates read no tier: the library checks `cell_deg` first.
+            check_output_dir(&output)?;
+            plates(&params.planet()?, cell_deg, &output)
+        }
         What::Rivers {
             bbox,
             output,
             params,
         } => {
-            let bbox = bbox
-                .as_deref()
-                .map(mangekyo_planet::hydro::geojson::BBox::parse)
-                .transpose()?;
-            rivers(&with_tier(params.planet()?)?, bbox, &output)
+            // The box as one line that names `bbox` (the library's error),
+            // like every other value the library refuses. A version without
+            // rivers has no tier to compute: the library refuses it at once.
+            let bbox = bbox.as_deref().map(BBox::parse).transpose()?;
+            let planet = params.planet()?;
+            check_output_dir(&output)?;
+            let planet = with_tier(planet, params.tier_cache().as_deref())?;
+            rivers(&planet, bbox, &output)
         }
         What::Projections { cells } => projections(cells),
     }
@@ -270,10 +314,29 @@ fn progress(len: u64, what: &str) -> ProgressBar {
     bar
 }
 
-/// The planet with its coarse tier computed (with a progress bar) when its
-/// samples read one (version 3), so the work after it shows its own bar.
-pub(crate) fn with_tier(planet: Planet) -> anyhow::Result<Planet> {
+/// Refuses an output file whose directory is not there, before any work:
+/// the file is written (atomically) only at the end, after the tier.
+fn check_output_dir(output: &Path) -> anyhow::Result<()> {
+    match output.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => bail!(
+            "--output {}: the directory {} does not exist",
+            output.display(),
+            dir.display()
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// The planet with its coarse tier when its samples read one (version 3
+/// on): read from the tier cache in `cache` when a whole one is there,
+/// else computed (with a progress bar, so the work after it shows its own)
+/// and written there for the next run.
+pub(crate) fn with_tier(planet: Planet, cache: Option<&Path>) -> anyhow::Result<Planet> {
     if !planet.samples_need_tier() || planet.has_tier() {
+        return Ok(planet);
+    }
+    if let Some(tier) = cache.and_then(|dir| crate::tier_cache::load(dir, &planet)) {
+        planet.install_tier(std::sync::Arc::new(tier))?;
         return Ok(planet);
     }
     let p = planet.params();
@@ -286,19 +349,18 @@ pub(crate) fn with_tier(planet: Planet) -> anyhow::Result<Planet> {
         })?
         .context("computing the coarse tier")?;
     bar.finish_and_clear();
+    if let Some(dir) = cache {
+        crate::tier_cache::save(dir, &planet, &tier);
+    }
     planet.install_tier(std::sync::Arc::new(tier))?;
     Ok(planet)
 }
 
-fn rivers(
-    planet: &Planet,
-    bbox: Option<mangekyo_planet::hydro::geojson::BBox>,
-    output: &Path,
-) -> anyhow::Result<()> {
+fn rivers(planet: &Planet, bbox: Option<BBox>, output: &Path) -> anyhow::Result<()> {
     let geojson = mangekyo_planet::hydro::geojson::rivers_geojson(planet, bbox)?;
     let features = geojson["features"].as_array().map_or(0, Vec::len);
     crate::atomic::write(output, &serde_json::to_vec(&geojson)?)?;
-    eprintln!(
+    errln!(
         "wrote {} ({features} features, {:.1} % of land drains to the sea, seed {})",
         output.display(),
         geojson["properties"]["drains_to_sea_share"]
@@ -314,7 +376,7 @@ fn plates(planet: &Planet, cell_deg: f64, output: &Path) -> anyhow::Result<()> {
     let geojson = mangekyo_planet::geology::plates_geojson(planet, cell_deg)?;
     let features = geojson["features"].as_array().map_or(0, Vec::len);
     crate::atomic::write(output, &serde_json::to_vec(&geojson)?)?;
-    eprintln!(
+    errln!(
         "wrote {} ({features} features, seed {})",
         output.display(),
         planet.params().seed
@@ -325,7 +387,7 @@ fn plates(planet: &Planet, cell_deg: f64, output: &Path) -> anyhow::Result<()> {
 fn preview(
     planet: &Planet,
     width: u32,
-    (layer, overlay): (view::PreviewLayer, view::Overlay),
+    (layer, overlay): (PreviewLayer, Overlay),
     output: &Path,
 ) -> anyhow::Result<()> {
     let bar = progress(u64::from(width / 2), "rows");
@@ -333,7 +395,7 @@ fn preview(
     bar.finish_and_clear();
     let bytes = mangekyo_formats::picture::encode_picture(&image)?;
     crate::atomic::write(output, &bytes)?;
-    eprintln!(
+    errln!(
         "wrote {} ({}×{} px, seed {})",
         output.display(),
         image.width,
@@ -343,24 +405,28 @@ fn preview(
     Ok(())
 }
 
-/// `A` or `A..B` (half-open).
-fn range(text: &str, name: &str) -> anyhow::Result<std::ops::Range<u32>> {
+/// `--cx`/`--cy`: `A` or `A..B` (half-open), a clap value parser (clap
+/// names the flag).
+fn range(text: &str) -> Result<std::ops::Range<u32>, String> {
     let parse = |s: &str| {
         s.trim()
             .parse::<u32>()
-            .with_context(|| format!("--{name} must be a number or A..B, got `{text}`"))
+            .map_err(|_| format!("expected a chunk index or a range A..B, got `{text}`"))
     };
     match text.split_once("..") {
         Some((a, b)) => {
             let (a, b) = (parse(a)?, parse(b)?);
             if b <= a {
-                bail!("--{name} range {a}..{b} is empty");
+                return Err(format!("the range {a}..{b} is empty"));
             }
             Ok(a..b)
         }
         None => {
             let a = parse(text)?;
-            Ok(a..a + 1)
+            let end = a
+                .checked_add(1)
+                .ok_or_else(|| format!("chunk index {a} is out of range"))?;
+            Ok(a..end)
         }
     }
 }
@@ -372,23 +438,26 @@ const MAX_CHUNKS: usize = 4096;
 const BATCH: usize = 16;
 
 fn chunks(args: &ChunkArgs) -> anyhow::Result<()> {
-    let planet = with_tier(args.params.planet()?)?;
-    let projection: Projection = args.projection.parse()?;
-    let edge: Edge = args.edge.parse()?;
+    // Everything is checked on the planet before its tier is computed.
+    let planet = args.params.planet()?;
+    let (projection, edge) = (args.projection, args.edge);
     let layers = args.format.layers(Some(&args.layers), planet.version())?;
     let addresses = match (args.lat, args.lon) {
         (Some(lat), Some(lon)) => {
             let at = planet
                 .space()
                 .locate(projection, args.lod, LatLon { lat, lon })?;
-            eprintln!(
+            errln!(
                 "({lat}, {lon}) is sample ({:.1}, {:.1}) of chunk cx {} cy {}",
-                at.i, at.j, at.address.cx, at.address.cy
+                at.i,
+                at.j,
+                at.address.cx,
+                at.address.cy
             );
             vec![at.address]
         }
         _ => {
-            let (xs, ys) = (range(&args.cx, "cx")?, range(&args.cy, "cy")?);
+            let (xs, ys) = (args.cx.clone(), args.cy.clone());
             let count = xs.len() * ys.len();
             if count > MAX_CHUNKS {
                 bail!("{count} chunks requested; at most {MAX_CHUNKS} per command");
@@ -417,10 +486,13 @@ fn chunks(args: &ChunkArgs) -> anyhow::Result<()> {
         })
         .collect();
     let single = requests.len() == 1;
-    if !single {
+    if single {
+        check_output_dir(&args.output)?;
+    } else {
         std::fs::create_dir_all(&args.output)
             .with_context(|| format!("creating {}", args.output.display()))?;
     }
+    let planet = with_tier(planet, args.params.tier_cache().as_deref())?;
     let bar = progress(requests.len() as u64, "chunks");
     for batch in requests.chunks(BATCH) {
         for chunk in planet.sample_chunks(batch) {
@@ -436,7 +508,7 @@ fn chunks(args: &ChunkArgs) -> anyhow::Result<()> {
     }
     bar.finish_and_clear();
     let a = &requests[0].address;
-    eprintln!(
+    errln!(
         "wrote {} chunk(s) of {projection} at lod {} ({} m per sample) to {}; first cx {} cy {}",
         requests.len(),
         a.lod,
@@ -484,13 +556,18 @@ fn projections(cells: u64) -> anyhow::Result<()> {
     if !(4..=4096).contains(&cells) {
         bail!("--cells must be in 4..=4096, got {cells}");
     }
-    println!(
+    outln!(
         "Cell areas on the unit sphere, {cells} cells along a cube face edge (the same along the equator for all):\n"
-    );
-    println!(
+    )?;
+    outln!(
         "{:<16} {:>13} {:>14} {:>14} {:>10} {:>9}",
-        "projection", "grid", "largest (sr)", "smallest (sr)", "max/min", "max/mean"
-    );
+        "projection",
+        "grid",
+        "largest (sr)",
+        "smallest (sr)",
+        "max/min",
+        "max/mean"
+    )?;
     for p in Projection::ALL {
         let d = distortion::measure(p, cells);
         let grid = if p.has_faces() {
@@ -498,7 +575,7 @@ fn projections(cells: u64) -> anyhow::Result<()> {
         } else {
             format!("{}×{}", d.columns, d.rows)
         };
-        println!(
+        outln!(
             "{:<16} {:>13} {:>14.4e} {:>14.4e} {:>10.3} {:>9.3}",
             p.name(),
             grid,
@@ -506,12 +583,12 @@ fn projections(cells: u64) -> anyhow::Result<()> {
             d.min_area,
             d.ratio(),
             d.max_over_mean()
-        );
+        )?;
     }
-    println!(
+    outln!(
         "\nequirectangular: the ratio grows without bound with the number of rows (polar cells are slivers).\n\
          For chunks use tangent_cube (most even cells, six square faces joined exactly along 12 edges).\n\
          For whole-planet fields use octahedral (one square, no gaps, continuous across its border by mirroring)."
-    );
+    )?;
     Ok(())
 }

@@ -84,7 +84,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         .context("starting the runtime")?;
     runtime.block_on(async {
         let server = Server::bind(config).await?;
-        eprintln!("mangekyo serving on http://{}", server.local_addr());
+        errln!("mangekyo serving on http://{}", server.local_addr());
         server.run(shutdown_signal()).await
     })
 }

@@ -98,7 +98,7 @@ pub(super) fn check_scale(items: u64, recipe: &Recipe, max_items: u64) -> anyhow
         Recipe::Pyramid { .. } => "pyramid tiles",
         Recipe::Terrain => "terrain tiles",
     };
-    eprintln!("plan: {items} {what}, at most about {}", human_bytes(bytes));
+    errln!("plan: {items} {what}, at most about {}", human_bytes(bytes));
     if items > max_items {
         bail!(
             "the plan holds {items} {what} (at most about {}), over the limit of {max_items}; \
