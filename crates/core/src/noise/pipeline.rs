@@ -162,7 +162,7 @@ pub(crate) use unswitch_kernel;
 macro_rules! with_lattice {
     // The exact routes only (hash 1 or hash 2): for work that splits in
     // scalar, where the fast route would gain nothing but code.
-    ($hash:expr, |$h:ident| $body:expr) => {{
+    ($hash:expr, $h:ident => $body:expr) => {{
         use $crate::noise::LatticeHash;
         use $crate::noise::lattice::{Hash1, Hash2};
         match $hash {
@@ -176,7 +176,7 @@ macro_rules! with_lattice {
             }
         }
     }};
-    ($hash:expr, $fast:expr, |$h:ident| $body:expr) => {{
+    ($hash:expr, $fast:expr, $h:ident => $body:expr) => {{
         use $crate::noise::LatticeHash;
         use $crate::noise::lattice::{Hash1, Hash2, Hash2Fast};
         match ($hash, $fast) {
@@ -313,7 +313,7 @@ impl<S: Simd, const D: usize, const B: usize> OctaveSource<B> for AtPositions<'_
         }
         let fast = self.scaled.iter().all(|a| all_fast(&a[..padded]));
         let (s, kernel, scaled) = (self.s, self.kernel, &*self.scaled);
-        with_lattice!(self.hash, fast, |H| kernel_groups::<S, H, D, B>(
+        with_lattice!(self.hash, fast, H => kernel_groups::<S, H, D, B>(
             s, kernel, scaled, oct.seed, padded, value
         ));
     }

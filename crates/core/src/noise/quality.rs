@@ -36,9 +36,9 @@ impl Lattice for KeepsFourLowBits {
         finish2(s, v)
     }
     fn axis_pair<S: Simd>(s: S, lo: S::I, _hi: S::I, axis: usize) -> (S::I, S::I) {
-        let low = |v| s.and_i(v, s.splat_i(15));
-        let next = s.add_i(lo, s.splat_i(1));
-        (mix_axis2(s, low(lo), axis), mix_axis2(s, low(next), axis))
+        let (next, mask) = (s.add_i(lo, s.splat_i(1)), s.splat_i(15));
+        let (a, b) = (s.and_i(lo, mask), s.and_i(next, mask));
+        (mix_axis2(s, a, axis), mix_axis2(s, b, axis))
     }
     fn axis_triple<S: Simd>(s: S, lo: S::I, hi: S::I, axis: usize) -> [S::I; 3] {
         let prev = s.and_i(s.add_i(lo, s.splat_i(u32::MAX)), s.splat_i(15));

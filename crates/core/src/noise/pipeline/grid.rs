@@ -439,7 +439,7 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromCoords<'_, S, D> {
         let y = [t[1][self.idx[1]]; PAD];
         let z = [t[D - 1][self.idx[D - 1]]; PAD];
         let x = &t[0][self.i0..self.i0 + padded];
-        with_lattice!(self.hash, self.fast[k], |H| {
+        with_lattice!(self.hash, self.fast[k], H => {
             let mut g = 0;
             while g < padded {
                 let v = if D == 2 {
@@ -495,7 +495,7 @@ impl<S: Simd, const D: usize> OctaveSource<BLOCK> for FromCoordRuns<'_, S, D> {
         // whose values are dropped.
         let x = &t[0][x0..x0 + padded];
         let (y, z) = (&self.lanes[1], &self.lanes[D - 1]);
-        with_lattice!(self.hash, self.fast[k], |H| {
+        with_lattice!(self.hash, self.fast[k], H => {
             let mut g = 0;
             while g < padded {
                 let v = if D == 2 {
@@ -639,7 +639,7 @@ impl<const D: usize> Job for GridJob<'_, D> {
         if self.noise.warp.is_some() {
             self.by_positions(s)
         } else if is_separable(kernel) {
-            with_lattice!(self.noise.params.hash, |H| self.by_tables::<S, H>(s))
+            with_lattice!(self.noise.params.hash, H => self.by_tables::<S, H>(s))
         } else {
             self.by_coords(s)
         }
