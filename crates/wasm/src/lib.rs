@@ -35,7 +35,8 @@ pub fn generator_versions() -> String {
     api::generator_versions().to_string()
 }
 
-/// A seamless voxel cave world (seed 003): chunks and point queries.
+/// A seamless world of voxel caves: 32³ chunks (density, meshes) and point
+/// queries, the same bytes as the server and the CLI give.
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct CaveWorld(api::Caves);
