@@ -39,7 +39,11 @@ fn surface(planet: &Planet, s: &Samples) -> Vec<f32> {
     }
 }
 
-/// The surface heights of one geographic tile, row 0 north.
+/// The surface heights of one geographic tile, row 0 north: its own
+/// samples, as versions with `TerrainTiles::OneSided` encode them (a
+/// bordered version's tile is the inside of
+/// [`surface_heights_with_border`], which differs only on the
+/// antimeridian's eastern edge).
 pub fn surface_heights(planet: &Planet, tile: &GeoTile) -> Result<Vec<f32>, FormatError> {
     let s = planet.sample_geo_tile(tile, surface_layers(planet))?;
     Ok(surface(planet, &s))
