@@ -11,7 +11,8 @@
 
 use mangekyo_export::quantized_mesh::{self, QuantizedMeshTile};
 use mangekyo_planet::geographic::GEO_TILE_SAMPLES;
-use mangekyo_planet::{GeoTile, Layers, Planet};
+use mangekyo_planet::version::TerrainTiles;
+use mangekyo_planet::{GeoTile, Layers, Planet, Samples};
 use serde_json::{Value, json};
 
 use crate::FormatError;
@@ -19,26 +20,73 @@ use crate::FormatError;
 /// The media type Cesium asks for and expects.
 pub const CONTENT_TYPE: &str = "application/vnd.quantized-mesh";
 
-/// The surface heights of one geographic tile, row 0 north.
-pub fn surface_heights(planet: &Planet, tile: &GeoTile) -> Result<Vec<f32>, FormatError> {
-    let water = planet.version().layers().water;
-    let layers = Layers {
+/// The layers the surface is made of: the ground, and the water over it
+/// where the version has water.
+fn surface_layers(planet: &Planet) -> Layers {
+    Layers {
         height: true,
-        water,
+        water: planet.version().layers().water,
         ..Layers::NONE
-    };
-    let s = planet.sample_geo_tile(tile, layers)?;
-    Ok(if water {
+    }
+}
+
+/// The surface of sampled heights (and water, where sampled).
+fn surface(planet: &Planet, s: &Samples) -> Vec<f32> {
+    if planet.version().layers().water {
         s.height.iter().zip(&s.water).map(|(h, w)| h + w).collect()
     } else {
         s.height.iter().map(|h| h.max(0.0)).collect()
-    })
+    }
+}
+
+/// The surface heights of one geographic tile, row 0 north: its own
+/// samples, as versions with `TerrainTiles::OneSided` encode them (a
+/// bordered version's tile is the inside of
+/// [`surface_heights_with_border`], which differs only on the
+/// antimeridian's eastern edge).
+pub fn surface_heights(planet: &Planet, tile: &GeoTile) -> Result<Vec<f32>, FormatError> {
+    let s = planet.sample_geo_tile(tile, surface_layers(planet))?;
+    Ok(surface(planet, &s))
+}
+
+/// The surface heights of one geographic tile with a one-sample border
+/// (`(GEO_TILE_SAMPLES + 2)²`, row 0 one step north of the tile): the
+/// neighbouring tiles' own samples around the tile's, with the
+/// antimeridian one set of directions (`GeoTile::directions_with_border`).
+pub fn surface_heights_with_border(
+    planet: &Planet,
+    tile: &GeoTile,
+) -> Result<Vec<f32>, FormatError> {
+    let s = planet.sample_geo_tile_with_border(tile, surface_layers(planet))?;
+    Ok(surface(planet, &s))
 }
 
 /// One tile as quantized-mesh 1.0, with the oct-encoded vertex normals
 /// extension when `normals` (Cesium asks for it in its `Accept` header).
+///
+/// How the tile is sampled and its normals computed is the version's
+/// choice ([`TerrainTiles`]). Released versions (1 to 4) keep one-sided
+/// differences along the tile's edges, which leave shading seams between
+/// neighbours (a few degrees on average, up to about 20° on steep
+/// ground): their tiles were served under immutable URLs and are pinned
+/// in `tests/stable_served.txt`, so those bytes stay as they are. From the
+/// next version on the tile is sampled with a one-sample border at its
+/// neighbours' own positions and every normal is a central difference,
+/// so neighbours compute a shared vertex's normal from the same heights
+/// and agree (`tests/terrain_seams.rs`). Either way the mesh (everything
+/// before the extension) is the same with or without normals.
 pub fn encode(planet: &Planet, tile: &GeoTile, normals: bool) -> Result<Vec<u8>, FormatError> {
-    let heights = surface_heights(planet, tile)?;
+    let (heights, border) = match planet.version().pipeline().terrain_tiles {
+        TerrainTiles::OneSided => (surface_heights(planet, tile)?, None),
+        TerrainTiles::Bordered => {
+            let border = surface_heights_with_border(planet, tile)?;
+            let (n, m) = (GEO_TILE_SAMPLES as usize, GEO_TILE_SAMPLES as usize + 2);
+            let inside = (0..n * n)
+                .map(|i| border[(i / n + 1) * m + i % n + 1])
+                .collect();
+            (inside, normals.then_some(border))
+        }
+    };
     let rect = tile.rect();
     let r = planet.params().radius;
     quantized_mesh::encode(&QuantizedMeshTile {
@@ -50,6 +98,7 @@ pub fn encode(planet: &Planet, tile: &GeoTile, normals: bool) -> Result<Vec<u8>,
         n: GEO_TILE_SAMPLES as usize,
         radii: [r, r, r],
         normals,
+        border: border.as_deref(),
     })
     .map_err(|e| {
         FormatError::Param(mangekyo_core::ParamError::new(

@@ -132,6 +132,56 @@ impl GeoTile {
     }
 }
 
+impl GeoTile {
+    /// The directions of the tile's samples with a one-sample border: the
+    /// `(GEO_TILE_SAMPLES + 2)²` grid that reaches one step beyond every
+    /// edge, row-major, row 0 one step north of the northern edge and
+    /// column 0 one step west of the western one. Each border sample is
+    /// the neighbouring tile's own sample (the same integers), so central
+    /// differences at an edge see what the neighbour sees:
+    ///
+    /// - every column wraps into the level's `0..columns`, so the
+    ///   antimeridian is one set of directions: the last tile's eastern
+    ///   edge takes the first tile's western-edge directions (which
+    ///   [`GeoTile::directions`] computes from `+π` and `−π`, a few ulps
+    ///   apart), a border one step west of column 0 is the last tile's
+    ///   column 63 and one east of the last tile's edge the first tile's
+    ///   column 1; apart from that eastern edge the inside is
+    ///   [`GeoTile::directions`] bit for bit;
+    /// - past a pole the row folds back over it onto the meridian half a
+    ///   turn away (one step beyond the north pole along a meridian is the
+    ///   sample one step south of it on the opposite meridian).
+    pub fn directions_with_border(&self) -> Vec<Dir> {
+        let step = self.step();
+        let cells = i64::from(GEO_TILE_CELLS);
+        let n = i64::from(GEO_TILE_SAMPLES);
+        let columns = 2 * cells * (1i64 << self.z);
+        let rows = cells * (1i64 << self.z);
+        let dir = |g_lat: i64, g_lon: i64| {
+            // Fold a row past a pole back over it, half a turn around.
+            let (g_lat, g_lon) = if g_lat < 0 {
+                (-g_lat, g_lon + columns / 2)
+            } else if g_lat > rows {
+                (2 * rows - g_lat, g_lon + columns / 2)
+            } else {
+                (g_lat, g_lon)
+            };
+            // One integer per meridian: the antimeridian is column 0.
+            let g_lon = g_lon.rem_euclid(columns);
+            let lon = g_lon as f64 * step - PI;
+            let lat = g_lat as f64 * step - FRAC_PI_2;
+            let (c, s) = (libm::cos(lat), libm::sin(lat));
+            canonical([c * libm::cos(lon), c * libm::sin(lon), s])
+        };
+        let mut out = Vec::with_capacity(((n + 2) * (n + 2)) as usize);
+        for row in -1..=n {
+            let g_lat = (i64::from(self.y) + 1) * cells - row;
+            out.extend((-1..=n).map(|i| dir(g_lat, i64::from(self.x) * cells + i)));
+        }
+        out
+    }
+}
+
 impl Planet {
     /// The deepest geographic level this planet serves.
     pub fn geo_max_level(&self) -> u32 {
@@ -144,6 +194,23 @@ impl Planet {
         tile.validate(self.geo_max_level())?;
         self.sample_tile_dirs(
             &tile.directions(),
+            geo_spacing(self.params().radius, tile.z),
+            layers,
+        )
+    }
+
+    /// Samples one geographic tile with a one-sample border
+    /// ([`GeoTile::directions_with_border`]): `(GEO_TILE_SAMPLES + 2)²`
+    /// samples at the tile's spacing, whose inside is
+    /// [`Planet::sample_geo_tile`]'s bit for bit.
+    pub fn sample_geo_tile_with_border(
+        &self,
+        tile: &GeoTile,
+        layers: Layers,
+    ) -> Result<Samples, PlanetError> {
+        tile.validate(self.geo_max_level())?;
+        self.sample_tile_dirs(
+            &tile.directions_with_border(),
             geo_spacing(self.params().radius, tile.z),
             layers,
         )
@@ -171,6 +238,73 @@ mod tests {
         for k in 0..n {
             assert_eq!(a[k * n + n - 1], east[k * n], "east edge {k}");
             assert_eq!(a[k], north[(n - 1) * n + k], "north edge {k}");
+        }
+    }
+
+    #[test]
+    fn the_border_is_the_neighbours_samples() {
+        let n = GEO_TILE_SAMPLES as usize;
+        let b = n + 2;
+        let z = 3;
+        let last_x = (2u32 << z) - 1;
+        let top = (1u32 << z) - 1;
+        let dirs = |x, y| GeoTile { z, x, y }.directions();
+        // A tile in the middle, one on the antimeridian at each end, one
+        // on each pole.
+        for (x, y) in [(5, 2), (0, 3), (last_x, 4), (2, top), (last_x, 0)] {
+            let t = GeoTile { z, x, y };
+            let with = t.directions_with_border();
+            assert_eq!(with.len(), b * b);
+            let own = t.directions();
+            let west = dirs(if x == 0 { last_x } else { x - 1 }, y);
+            let east = dirs(if x == last_x { 0 } else { x + 1 }, y);
+            for r in 0..n {
+                for c in 0..n {
+                    let got = with[(r + 1) * b + c + 1];
+                    if x == last_x && c == n - 1 {
+                        // The antimeridian: the first tile's western edge.
+                        assert_eq!(got, east[r * n], "{t:?} antimeridian {r}");
+                        assert!((got[1] - own[r * n + c][1]).abs() < 1e-15);
+                    } else {
+                        assert_eq!(got, own[r * n + c], "{t:?} inside {r} {c}");
+                    }
+                }
+            }
+            for r in 0..n {
+                assert_eq!(with[(r + 1) * b], west[r * n + n - 2], "{t:?} west {r}");
+                assert_eq!(with[(r + 1) * b + n + 1], east[r * n + 1], "{t:?} east {r}");
+            }
+            // Past a pole: the opposite meridian's sample one step from
+            // the pole, in the tile half a turn around.
+            let opposite = (x + (1 << z)) % (2 << z);
+            // The tile's column c, or on the antimeridian the first tile's
+            // column 0, in row `row` of the tiles at `y`.
+            let column = |y, row: usize, c: usize| {
+                if x == last_x && c == n - 1 {
+                    dirs(0, y)[row * n]
+                } else {
+                    dirs(x, y)[row * n + c]
+                }
+            };
+            for c in 0..n {
+                let (north, south) = (with[c + 1], with[(n + 1) * b + c + 1]);
+                if y == top {
+                    let across = dirs(opposite, y);
+                    assert_eq!(north, across[n + c], "{t:?} over the north pole {c}");
+                } else {
+                    assert_eq!(north, column(y + 1, n - 2, c), "{t:?} north {c}");
+                }
+                if y == 0 {
+                    let across = dirs(opposite, y);
+                    assert_eq!(
+                        south,
+                        across[(n - 2) * n + c],
+                        "{t:?} over the south pole {c}"
+                    );
+                } else {
+                    assert_eq!(south, column(y - 1, 1, c), "{t:?} south {c}");
+                }
+            }
         }
     }
 

@@ -88,6 +88,25 @@ pub enum BiomeSet {
     Blended17,
 }
 
+/// How a version's CesiumJS terrain tiles are sampled and their
+/// oct-encoded vertex normals computed (`mangekyo_formats::terrain`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TerrainTiles {
+    /// The tile's own 65² samples: normals by central differences inside
+    /// the tile and one-sided along its edges, so neighbouring tiles
+    /// disagree about a shared edge vertex's normal (a shading seam of a
+    /// few degrees). Frozen with versions 1 to 4, whose tiles were served
+    /// under immutable URLs (`crates/formats/tests/stable_served.txt`).
+    OneSided,
+    /// The tile with a one-sample border at its neighbours' own positions
+    /// (`GeoTile::directions_with_border`): every normal is a central
+    /// difference, so both tiles compute a shared vertex's normal from
+    /// the same heights, and the antimeridian is one set of directions in
+    /// both tiles beside it (heights and normals). Inside, the mesh and
+    /// normals are [`TerrainTiles::OneSided`]'s.
+    Bordered,
+}
+
 /// A version's stages, in the order a sample runs them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pipeline {
@@ -105,6 +124,9 @@ pub struct Pipeline {
     /// Whether a preview drops rivers shorter than a few of its pixels
     /// (a preview choice of version 4: thin rivers read as noise there).
     pub preview_prunes_rivers: bool,
+    /// How its terrain tiles are sampled and their vertex normals
+    /// computed (an output choice like the one above: no chunk changes).
+    pub terrain_tiles: TerrainTiles,
 }
 
 /// The coarse tier's layout (`tier/blob.rs`): what the blob holds.
@@ -150,6 +172,7 @@ const V1_PIPELINE: Pipeline = Pipeline {
     climate: Climate::Bands,
     biomes: BiomeSet::Classic12,
     preview_prunes_rivers: false,
+    terrain_tiles: TerrainTiles::OneSided,
 };
 
 const V2_PIPELINE: Pipeline = Pipeline {
@@ -171,9 +194,14 @@ const V4_PIPELINE: Pipeline = Pipeline {
 };
 
 /// The next version so far: version 4's stages on noise version 2's
-/// lattice hash.
+/// lattice hash, and terrain tiles whose normals have no seams at tile
+/// edges (released versions keep their one-sided edge normals: those
+/// tiles' bytes were served as immutable and are pinned in
+/// `crates/formats/tests/stable_served.txt`, so fixing them in place
+/// would break the rule that a served byte never changes).
 const NEXT_PIPELINE: Pipeline = Pipeline {
     noise: LatticeHash::Hash2,
+    terrain_tiles: TerrainTiles::Bordered,
     ..V4_PIPELINE
 };
 

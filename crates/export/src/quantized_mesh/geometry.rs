@@ -164,33 +164,48 @@ pub(super) fn grid_triangles(n: usize) -> Vec<u32> {
 
 /// Unit ECEF normals of the height surface at every grid sample: the cross
 /// product of its east and north tangents, by central differences of the
-/// ECEF positions (one-sided along the tile's edges). That is the
-/// ellipsoid's geodetic normal tilted by the height gradient, and it keeps
-/// the planet's curvature exact. Where the tangents degenerate (a row on a
-/// pole collapses to one point) the geodetic normal stands in.
+/// ECEF positions. That is the ellipsoid's geodetic normal tilted by the
+/// height gradient, and it keeps the planet's curvature exact. Where the
+/// tangents degenerate (a row on a pole collapses to one point) the
+/// geodetic normal stands in, so every tile's pole vertices agree.
 ///
-/// One-sided differences along the edges mean two neighbouring tiles can
-/// disagree slightly about a shared edge vertex's normal (faint shading
-/// seams); removing them would need the grid to carry a one-sample border.
+/// Along the tile's edges the differences reach into the tile's border
+/// when it has one (`QuantizedMeshTile::border`), positioned by the same
+/// formula as the inside continued one step out (beyond a pole that is a
+/// latitude past ±90°, the point across the pole, which is where a border
+/// sampled there lies); a neighbouring tile whose border holds this
+/// tile's samples then computes a shared vertex's normal from the same
+/// heights. Without a border they are one-sided, and two neighbours can
+/// disagree about a shared edge vertex's normal by degrees (shading
+/// seams). The inside's normals are the same bits either way: its
+/// positions and arithmetic do not depend on the border.
 pub(super) fn grid_normals(tile: &QuantizedMeshTile<'_>, ellipsoid: &Ellipsoid) -> Vec<[f64; 3]> {
     let n = tile.n;
     let last = (n - 1) as f64;
-    let lon: Vec<SinCos> = (0..n)
-        .map(|c| SinCos::of(tile.west + (tile.east - tile.west) * c as f64 / last))
+    // The grid the positions are taken on: with a border it starts one
+    // step before the tile (`off`), and is `m` samples a side.
+    let (heights, m, off) = match tile.border {
+        Some(border) => (border, n + 2, 1),
+        None => (tile.heights, n, 0),
+    };
+    let step = |k: usize| k as f64 - off as f64;
+    let lon: Vec<SinCos> = (0..m)
+        .map(|c| SinCos::of(tile.west + (tile.east - tile.west) * step(c) / last))
         .collect();
-    let lat: Vec<SinCos> = (0..n)
-        .map(|r| SinCos::of(tile.north - (tile.north - tile.south) * r as f64 / last))
+    let lat: Vec<SinCos> = (0..m)
+        .map(|r| SinCos::of(tile.north - (tile.north - tile.south) * step(r) / last))
         .collect();
-    let positions: Vec<[f64; 3]> = (0..n * n)
-        .map(|i| ellipsoid.ecef(lat[i / n], lon[i % n], f64::from(tile.heights[i])))
+    let positions: Vec<[f64; 3]> = (0..m * m)
+        .map(|i| ellipsoid.ecef(lat[i / m], lon[i % m], f64::from(heights[i])))
         .collect();
-    let at = |r: usize, c: usize| positions[r * n + c];
+    let at = |r: usize, c: usize| positions[r * m + c];
     (0..n * n)
         .map(|i| {
-            let (r, c) = (i / n, i % n);
-            let east = sub(at(r, (c + 1).min(n - 1)), at(r, c.saturating_sub(1)));
+            // Grid indices; with a border the clamps below never bite.
+            let (r, c) = (i / n + off, i % n + off);
+            let east = sub(at(r, (c + 1).min(m - 1)), at(r, c.saturating_sub(1)));
             // Rows run south, so north is the row above.
-            let north = sub(at(r.saturating_sub(1), c), at((r + 1).min(n - 1), c));
+            let north = sub(at(r.saturating_sub(1), c), at((r + 1).min(m - 1), c));
             let normal = cross(east, north);
             let (le, ln, lx) = (length(east), length(north), length(normal));
             // On a pole the row is one point and has no east; elsewhere the

@@ -22,7 +22,10 @@
 //!    are more than 65 536 vertices);
 //! 4. west, south, east and north edge vertices: a `u32` count and plain
 //!    indices each;
-//! 5. optionally the oct-encoded vertex normals extension (id 1).
+//! 5. optionally the oct-encoded vertex normals extension (id 1): central
+//!    differences of the surface, one-sided along the edges unless the
+//!    tile brings a one-sample border of heights (then neighbouring tiles
+//!    agree about their shared vertices).
 //!
 //! Everything the header says about geometry (bounding sphere, horizon
 //! point) is computed from the *dequantised* vertices — the positions the
@@ -79,6 +82,15 @@ pub struct QuantizedMeshTile<'a> {
     pub radii: [f64; 3],
     /// Append the oct-encoded per-vertex normals extension (extension id 1).
     pub normals: bool,
+    /// The heights with a one-sample border, `(n + 2) × (n + 2)` row-major:
+    /// the grid continued one step beyond every edge at the same spacing
+    /// (row 0 one step north of the north edge, column 0 one step west of
+    /// the west edge), its inside equal to `heights`. With it every normal
+    /// is a central difference, at the edges too, so two neighbouring
+    /// tiles whose borders hold each other's samples agree about their
+    /// shared vertices; without it the edges are one-sided. Only the
+    /// normals read it.
+    pub border: Option<&'a [f32]>,
 }
 
 /// Why a tile cannot be encoded.
@@ -132,6 +144,31 @@ pub enum QuantizedMeshError {
         /// North edge given.
         north: f64,
         /// What is wrong with them.
+        reason: &'static str,
+    },
+    /// The border is not `(n + 2) × (n + 2)` long.
+    #[error("border has {got} samples, expected {expected} ((n + 2) × (n + 2), n = {n})")]
+    BorderLength {
+        /// Samples given.
+        got: usize,
+        /// `(n + 2) × (n + 2)`.
+        expected: usize,
+        /// Samples per side of the tile.
+        n: usize,
+    },
+    /// A border height is NaN or infinite, or the border's inside is not
+    /// the tile's heights.
+    #[error(
+        "border height at row {row}, column {column} (of the bordered grid) is {value}: {reason}"
+    )]
+    BadBorder {
+        /// Its row in the bordered grid (0 = one step north of the tile).
+        row: usize,
+        /// Its column in the bordered grid (0 = one step west of the tile).
+        column: usize,
+        /// The value.
+        value: f32,
+        /// What is wrong with it.
         reason: &'static str,
     },
     /// A radius is zero, negative or not finite.
@@ -343,6 +380,35 @@ fn validate(tile: &QuantizedMeshTile<'_>) -> Result<(), QuantizedMeshError> {
     }
     if tile.west < -PI - BOUNDS_SLACK || tile.east > PI + BOUNDS_SLACK {
         return Err(bad("longitudes must lie within ±π"));
+    }
+    if let Some(border) = tile.border {
+        let m = n + 2;
+        if border.len() != m * m {
+            return Err(QuantizedMeshError::BorderLength {
+                got: border.len(),
+                expected: m * m,
+                n,
+            });
+        }
+        for (i, &value) in border.iter().enumerate() {
+            let (row, column) = (i / m, i % m);
+            let inside = (1..=n).contains(&row) && (1..=n).contains(&column);
+            let reason = if !value.is_finite() {
+                "not finite"
+            } else if inside
+                && value.to_bits() != tile.heights[(row - 1) * n + column - 1].to_bits()
+            {
+                "not the tile's height there"
+            } else {
+                continue;
+            };
+            return Err(QuantizedMeshError::BadBorder {
+                row,
+                column,
+                value,
+                reason,
+            });
+        }
     }
     if !tile.radii.iter().all(|r| r.is_finite() && *r > 0.0) {
         return Err(QuantizedMeshError::BadRadii { radii: tile.radii });

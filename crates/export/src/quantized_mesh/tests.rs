@@ -192,6 +192,7 @@ fn tile(heights: &[f32], n: usize) -> QuantizedMeshTile<'_> {
         n,
         radii: [6_378_137.0, 6_378_137.0, 6_356_752.314_245_179],
         normals: false,
+        border: None,
     }
 }
 
@@ -507,6 +508,126 @@ fn a_polar_row_gets_the_geodetic_normal() {
     }
 }
 
+/// A smooth height function of longitude and latitude (radians), steep
+/// at the test tiles' coarse spacing (about 40 km), and the `(n + 2)²`
+/// bordered grid of it around a tile whose step is `(east − west) /
+/// (n − 1)` both ways (as geographic tiles have).
+fn relief(lon: f64, lat: f64) -> f32 {
+    (60_000.0 * libm::sin(40.0 * lon) * libm::cos(55.0 * lat) + 20_000.0 * libm::sin(130.0 * lat))
+        as f32
+}
+
+fn bordered(west: f64, north: f64, step: f64, n: usize) -> Vec<f32> {
+    let m = n + 2;
+    (0..m * m)
+        .map(|i| {
+            let (r, c) = ((i / m) as f64 - 1.0, (i % m) as f64 - 1.0);
+            relief(west + step * c, north - step * r)
+        })
+        .collect()
+}
+
+fn inside(border: &[f32], n: usize) -> Vec<f32> {
+    let m = n + 2;
+    (0..n * n)
+        .map(|i| border[(i / n + 1) * m + i % n + 1])
+        .collect()
+}
+
+#[test]
+fn a_border_leaves_the_inside_normals_and_the_mesh_as_they_were() {
+    let n = 17;
+    let step = 0.1 / (n - 1) as f64;
+    let border = bordered(0.3, 0.7, step, n);
+    let hs = inside(&border, n);
+    let one_sided = QuantizedMeshTile {
+        normals: true,
+        ..tile(&hs, n)
+    };
+    let with = encode(&QuantizedMeshTile {
+        border: Some(&border),
+        ..one_sided
+    })
+    .unwrap();
+    let without = encode(&one_sided).unwrap();
+    assert_eq!(with.len(), without.len());
+    let (a, b) = (decode(&with), decode(&without));
+    let (na, nb) = (a.normals.clone().unwrap(), b.normals.clone().unwrap());
+    let mut edge_changed = 0;
+    for (i, &(r, c)) in grid_cells(&b, n).iter().enumerate() {
+        let edge = r == 0 || c == 0 || r == n - 1 || c == n - 1;
+        if edge {
+            edge_changed += usize::from(na[i] != nb[i]);
+        } else {
+            assert_eq!(na[i], nb[i], "inside ({r}, {c})");
+        }
+    }
+    assert!(
+        edge_changed > n,
+        "the border moves the edge normals ({edge_changed})"
+    );
+    let extension = 5 + 2 * n * n;
+    assert_eq!(
+        with[..with.len() - extension],
+        without[..without.len() - extension]
+    );
+}
+
+/// The largest angle in degrees between the two tiles' decoded normals at
+/// their shared vertices, `a`'s east edge against `b`'s west edge.
+fn east_west_seam(a: &QuantizedMeshTile<'_>, b: &QuantizedMeshTile<'_>) -> f64 {
+    let n = a.n;
+    let normal_at = |t: &QuantizedMeshTile<'_>, column: usize| {
+        let d = decode(&encode(t).unwrap());
+        let mut out = vec![[0.0; 3]; n];
+        for (i, &(r, c)) in grid_cells(&d, n).iter().enumerate() {
+            if c == column {
+                out[r] = oct_decode(d.normals.as_ref().unwrap()[i]);
+            }
+        }
+        out
+    };
+    let (ea, wb) = (normal_at(a, n - 1), normal_at(b, 0));
+    ea.iter()
+        .zip(&wb)
+        .map(|(&p, &q)| libm::acos(dot(p, q).min(1.0)).to_degrees())
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn bordered_neighbours_agree_at_their_shared_edge() {
+    let n = 17;
+    let step = 0.1 / (n - 1) as f64;
+    let (wa, wb) = (0.3, 0.4);
+    let (ba, bb) = (bordered(wa, 0.7, step, n), bordered(wb, 0.7, step, n));
+    let (ha, hb) = (inside(&ba, n), inside(&bb, n));
+    let a = QuantizedMeshTile {
+        normals: true,
+        ..tile(&ha, n)
+    };
+    let b = QuantizedMeshTile {
+        west: wb,
+        east: wb + 0.1,
+        ..QuantizedMeshTile {
+            normals: true,
+            ..tile(&hb, n)
+        }
+    };
+    let one_sided = east_west_seam(&a, &b);
+    let with = east_west_seam(
+        &QuantizedMeshTile {
+            border: Some(&ba),
+            ..a
+        },
+        &QuantizedMeshTile {
+            border: Some(&bb),
+            ..b
+        },
+    );
+    assert!(one_sided > 2.0, "one-sided edges disagree: {one_sided}°");
+    assert!(with < 0.5, "bordered edges agree: {with}°");
+}
+
 #[test]
 fn oct_encoding_matches_cesium_on_the_axes() {
     assert_eq!(oct_encode([0.0, 0.0, 1.0]), [128, 128]);
@@ -597,6 +718,51 @@ fn errors_name_the_bad_input() {
         err(QuantizedMeshTile { n: 40_000, ..base }),
         QuantizedMeshError::TooManySamples { n: 40_000 }
     );
+    assert_eq!(
+        err(QuantizedMeshTile {
+            border: Some(&hs),
+            ..base
+        }),
+        QuantizedMeshError::BorderLength {
+            got: 16,
+            expected: 36,
+            n: 4
+        }
+    );
+    let mut border = vec![0.0f32; 36];
+    for (i, &h) in hs.iter().enumerate() {
+        border[(i / 4 + 1) * 6 + i % 4 + 1] = h;
+    }
+    assert!(
+        encode(&QuantizedMeshTile {
+            border: Some(&border),
+            ..base
+        })
+        .is_ok()
+    );
+    border[7] += 1.0;
+    let e = err(QuantizedMeshTile {
+        border: Some(&border),
+        ..base
+    });
+    assert!(
+        matches!(
+            e,
+            QuantizedMeshError::BadBorder {
+                row: 1,
+                column: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    border[7] -= 1.0;
+    border[35] = f32::NAN;
+    let e = err(QuantizedMeshTile {
+        border: Some(&border),
+        ..base
+    });
+    assert!(e.to_string().contains("not finite"), "{e}");
 }
 
 #[test]
@@ -668,6 +834,7 @@ fn golden_bytes() {
         n,
         radii: [1_000_000.0; 3],
         normals: false,
+        border: None,
     };
     let plain = encode(&t).unwrap();
     let with = encode(&QuantizedMeshTile { normals: true, ..t }).unwrap();
