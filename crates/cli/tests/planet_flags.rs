@@ -2,27 +2,10 @@
 //! was wrong and what is expected, not after the coarse tier's seconds
 //! (issue 37).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-/// A fresh, empty directory for this test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mk-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// `mangekyo` with its tier cache in `cache`.
-fn with_cache(cache: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mangekyo"))
-        .args(args)
-        .env("MANGEKYO_CACHE_DIR", cache)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("run mangekyo")
-}
+mod common;
+use common::{scratch, with_cache};
 
 /// Far below the coarse tier of the default planet (7 to 12 s), and still
 /// far above a process start on a loaded machine.

@@ -3,27 +3,11 @@
 //! never holding an unreleased version, and changing no byte (issue 37).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use mangekyo_planet::tier::CoarseTier;
 
-/// A fresh, empty directory for this test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mk-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// `mangekyo` with its tier cache in `cache`.
-fn with_cache(cache: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mangekyo"))
-        .args(args)
-        .env("MANGEKYO_CACHE_DIR", cache)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("run mangekyo")
-}
+mod common;
+use common::{scratch, with_cache};
 
 /// A small version-4 planet (a coarse graph, so its tier takes a fraction
 /// of a second) and one chunk of it.
