@@ -1,15 +1,53 @@
 // Talking to `mangekyo serve`: JSON and text fetches whose failures carry
 // the server's JSON error message (it names the parameter at fault).
 
+/** Where this browser keeps the access token the operator gave. */
+const TOKEN_KEY = 'mangekyo.token';
+
+/**
+ * The access token to send, if any. A server that needs one (creating
+ * planets on a public server, anything on a private one) is opened once as
+ * `/?token=…`: the token is kept in this browser's storage and taken out of
+ * the address bar (so it is not bookmarked or shared with the link).
+ */
+export function accessToken() {
+  try {
+    const url = new URL(window.location.href);
+    const given = url.searchParams.get('token');
+    if (given !== null) {
+      if (given) window.localStorage.setItem(TOKEN_KEY, given);
+      else window.localStorage.removeItem(TOKEN_KEY);
+      url.searchParams.delete('token');
+      window.history.replaceState(null, '', url);
+    }
+    return window.localStorage.getItem(TOKEN_KEY) || null;
+  } catch {
+    return null; // no window (a worker) or no storage
+  }
+}
+
+/** What to tell someone a 401/403 refused. */
+function accessHint(status, body) {
+  if (status === 401) {
+    return accessToken()
+      ? ' (the token this browser keeps was refused: open the viewer as /?token=… with a valid one, or /?token= to forget it)'
+      : ' (this server needs an access token: ask its operator for one and open the viewer once as /?token=YOUR_TOKEN)';
+  }
+  if (status === 403 && body && body.code === 'insufficient_scope') {
+    return ' (ask the operator for a token with that scope and open the viewer as /?token=…)';
+  }
+  return '';
+}
+
 /** Thrown for a non-2xx answer; `body` is the server's JSON error if any. */
 export class ApiError extends Error {
   constructor(url, status, body) {
     // A 404 without the server's JSON error is a static host (dist/): the
     // route is not missing, the server is.
     const noServer = status === 404 && !body && url.startsWith('/v1');
-    super(body && body.message ? body.message
+    super(body && body.message ? body.message + accessHint(status, body)
       : noServer ? `${url}: no mangekyo server here (HTTP 404); this mode needs \`mangekyo serve\``
-        : `${url}: HTTP ${status}`);
+        : `${url}: HTTP ${status}${accessHint(status, body)}`);
     this.url = url;
     this.status = status;
     this.body = body;
@@ -20,7 +58,9 @@ async function check(url, response) {
   if (response.ok) return response;
   let body = null;
   try {
-    body = await response.json();
+    const json = await response.json();
+    // The server's errors are `{"error": {"code", "message", …}}`.
+    body = json && json.error ? json.error : json;
   } catch {
     body = null;
   }
@@ -38,6 +78,8 @@ const RETRY_BUDGET_MS = 120_000;
  */
 export async function fetchRetrying(url, init = {}, onWait = () => {}) {
   const start = Date.now();
+  const token = accessToken();
+  if (token) init = { ...init, headers: { ...(init.headers || {}), authorization: `Bearer ${token}` } };
   for (;;) {
     const response = await fetch(url, init);
     if (response.status !== 503 || init.method === 'POST') return response;

@@ -4,7 +4,12 @@
 // `{ unmount(), debug() }`; `window.mangekyo` exposes the mounted mode's
 // state for the browser tests and the console.
 
+import { accessToken } from './api.js';
 import { controlsPanel } from './ui.js';
+
+// A `?token=` the operator gave is kept in this browser before anything
+// else reads or rewrites the address (see api.js).
+accessToken();
 
 const MODES = {
   caves: () => import('./modes/caves/index.js'),

@@ -111,3 +111,38 @@ test('a 503 is retried after its Retry-After, other answers are not', async () =
     globalThis.fetch = real;
   }
 });
+
+test('an access token given once as ?token= is kept, sent, and a refusal says how to get one', async () => {
+  const realFetch = globalThis.fetch;
+  const stored = new Map();
+  let address = 'http://viewer.example/?token=mgk_abc#planet?planet=3';
+  globalThis.window = {
+    get location() { return { href: address }; },
+    localStorage: {
+      getItem: (k) => (stored.has(k) ? stored.get(k) : null),
+      setItem: (k, v) => stored.set(k, v),
+      removeItem: (k) => stored.delete(k),
+    },
+    history: { replaceState: (_s, _t, url) => { address = String(url); } },
+  };
+  try {
+    const { accessToken } = await import('../src/api.js');
+    assert.equal(accessToken(), 'mgk_abc');
+    assert.equal(address, 'http://viewer.example/#planet?planet=3', 'the secret leaves the address bar');
+    assert.equal(accessToken(), 'mgk_abc', 'and stays in this browser');
+    let sent = null;
+    globalThis.fetch = async (_url, init) => {
+      sent = init.headers;
+      return new Response('{"error": {"code": "unauthorized", "message": "the bearer token is not one this server knows"}}', { status: 401 });
+    };
+    await assert.rejects(getJson('/v1/planets'), /not one this server knows.*\/\?token=/);
+    assert.equal(sent.authorization, 'Bearer mgk_abc');
+    address = 'http://viewer.example/?token=';
+    assert.equal(accessToken(), null, '?token= forgets it');
+    await assert.rejects(getJson('/v1/planets'), /needs an access token.*\/\?token=YOUR_TOKEN/);
+    assert.equal(sent?.authorization, undefined, "no token, no header");
+  } finally {
+    globalThis.fetch = realFetch;
+    delete globalThis.window;
+  }
+});

@@ -35,6 +35,8 @@ enum Command {
     Bake(cmd::bake::Args),
     /// Serves every generator over HTTP, and the web viewer, over a planet store.
     Serve(cmd::serve::Args),
+    /// Access tokens for `mangekyo serve --tokens`.
+    Token(cmd::token::Args),
 }
 
 /// Errors go to stderr as one readable chain ("error: …: cause"), exit code 1;
@@ -81,6 +83,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Planet(args) => cmd::planet::run(args),
         Command::Serve(args) => cmd::serve::run(args),
         Command::Bake(args) => cmd::bake::run(args),
+        Command::Token(args) => cmd::token::run(args),
     }
 }
 

@@ -147,6 +147,24 @@ impl ApiError {
         response
     }
 
+    /// 401: no usable credentials.
+    pub fn unauthorized(message: impl Into<String>) -> ApiError {
+        ApiError {
+            expected: Some("Authorization: Bearer <token>".to_owned()),
+            ..ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+        }
+    }
+
+    /// 403: the credentials (or the server's mode) do not allow this.
+    pub fn forbidden(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, code, message)
+    }
+
+    /// 429: a token's quota is spent.
+    pub fn quota(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::TOO_MANY_REQUESTS, "quota_exceeded", message)
+    }
+
     /// 503: the request took longer than the server's limit.
     pub fn timeout(seconds: f64) -> ApiError {
         let message = format!("the request took longer than the {seconds} s limit");

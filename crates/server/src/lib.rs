@@ -35,6 +35,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod access;
 pub(crate) mod budget;
 mod cache;
 pub(crate) mod conn;
@@ -71,6 +72,7 @@ use tower_http::cors::{Any, CorsLayer};
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
+pub use access::{Access, AccessOptions};
 pub use error::ApiError;
 pub use limits::Limits;
 pub use state::AppState;
@@ -98,6 +100,9 @@ pub struct Config {
     pub limits: Limits,
     /// The viewer's directory (default: found by [`Viewer::locate`]).
     pub web: Option<PathBuf>,
+    /// Tokens and the rules for requests without one (decided for `addr`:
+    /// [`Access::decide`]).
+    pub access: AccessOptions,
 }
 
 impl Default for Config {
@@ -110,6 +115,7 @@ impl Default for Config {
             store: StoreOptions::default(),
             limits: Limits::default(),
             web: None,
+            access: AccessOptions::default(),
         }
     }
 }
@@ -137,7 +143,9 @@ impl Server {
             Some(dir) => tracing::info!(dir = %dir.display(), "serving the viewer"),
             None => tracing::info!("no viewer directory found; / shows a landing page"),
         }
-        let (router, state) = app(store, config.limits.clone(), viewer);
+        let access = Access::decide(config.addr, config.access);
+        tracing::info!("access: {}", access.describe());
+        let (router, state) = app_with(store, config.limits.clone(), viewer, access);
         Ok(Server {
             listener,
             router,
@@ -169,14 +177,52 @@ impl Server {
     }
 }
 
-/// The router and its state over an open store.
+/// The router and its state over an open store, open to every request
+/// (as a loopback server without tokens is).
 pub fn app(store: Store, limits: Limits, viewer: Viewer) -> (Router, AppState) {
+    app_with(store, limits, viewer, Access::default())
+}
+
+/// The router and its state over an open store, under `access`.
+pub fn app_with(
+    store: Store,
+    limits: Limits,
+    viewer: Viewer,
+    access: Access,
+) -> (Router, AppState) {
     let (api, doc) = routes::api().split_for_parts();
-    let state = AppState::new(store, limits.clone(), openapi::OpenApiJson::new(&doc));
-    let cors = CorsLayer::new()
-        .allow_origin(Any)
-        .allow_methods([Method::GET, Method::HEAD, Method::POST, Method::DELETE])
-        .allow_headers([header::CONTENT_TYPE, header::IF_NONE_MATCH])
+    // Every origin may read; pages of the origins the operator named may
+    // also write (the guard refuses other origins' writes whatever the
+    // browser does with this answer).
+    let cors = if access.write_origins.is_empty() {
+        CorsLayer::new()
+            .allow_origin(Any)
+            .allow_methods([Method::GET, Method::HEAD])
+    } else {
+        let listed: Vec<header::HeaderValue> = access
+            .write_origins
+            .iter()
+            .filter_map(|o| header::HeaderValue::from_str(o).ok())
+            .collect();
+        CorsLayer::new()
+            .allow_origin(tower_http::cors::AllowOrigin::predicate(
+                move |origin, parts| listed.contains(origin) || access::only_reads(parts),
+            ))
+            .allow_methods([Method::GET, Method::HEAD, Method::POST, Method::DELETE])
+            .vary([header::ORIGIN])
+    };
+    let state = AppState::new(
+        store,
+        limits.clone(),
+        openapi::OpenApiJson::new(&doc),
+        access,
+    );
+    let cors = cors
+        .allow_headers([
+            header::CONTENT_TYPE,
+            header::IF_NONE_MATCH,
+            header::AUTHORIZATION,
+        ])
         .expose_headers([
             header::ETAG,
             header::CACHE_CONTROL,
@@ -209,6 +255,10 @@ pub fn app(store: Store, limits: Limits, viewer: Viewer) -> (Router, AppState) {
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             middleware::observe,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            access::guard,
         ))
         .layer(axum::Extension(limits::BodyLimit(limits.body_bytes)))
         .layer(DefaultBodyLimit::max(limits.body_bytes));

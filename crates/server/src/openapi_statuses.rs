@@ -8,11 +8,31 @@
 //! every operation they apply to, unless the handler documents them itself.
 
 use utoipa::openapi::path::{Operation, ParameterIn};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, OpenApi, Ref, RefOr, ResponseBuilder};
 
-/// `doc` with the shared statuses added to each operation.
+/// The security scheme's name in the document.
+const BEARER: &str = "bearer";
+
+/// `doc` with the shared statuses and the security scheme added to each
+/// operation.
 pub(crate) fn complete(mut doc: OpenApi) -> OpenApi {
-    for item in doc.paths.paths.values_mut() {
+    doc.components.get_or_insert_with(Default::default).add_security_scheme(
+        BEARER,
+        SecurityScheme::Http(
+            HttpBuilder::new()
+                .scheme(HttpAuthScheme::Bearer)
+                .description(Some(
+                    "An access token from the operator (`mangekyo token new`), scope read, create or admin. \
+Creating and deleting planets needs scope create (deleting another token's planet: admin). Whether a \
+request without a token may read or write is the server's choice: an open loopback server allows \
+everything, a public one reading only, a private one nothing but /healthz.",
+                ))
+                .build(),
+        ),
+    );
+    for (path, item) in doc.paths.paths.iter_mut() {
+        let writes = path == "/v1/planets" || path == "/v1/planets/{id}";
         let shared_params = item.parameters.clone().unwrap_or_default();
         for op in [
             item.get.as_mut(),
@@ -25,6 +45,17 @@ pub(crate) fn complete(mut doc: OpenApi) -> OpenApi {
         {
             let has_body = op.request_body.is_some();
             complete_operation(op, &shared_params, has_body);
+            secure(op, path);
+        }
+        // Creating and deleting need a token with scope create; reading
+        // takes one (a private server) or none.
+        if writes {
+            for op in [item.post.as_mut(), item.delete.as_mut()]
+                .into_iter()
+                .flatten()
+            {
+                op.security = Some(vec![SecurityRequirement::new(BEARER, ["create"])]);
+            }
         }
     }
     doc
@@ -76,6 +107,29 @@ fn complete_operation(
         op,
         "503",
         "Busy (the generation queue is full), over the time limit, or the store is unavailable; retry after `Retry-After`",
+    );
+}
+
+/// The security every operation but the health check takes: a token, or
+/// none where the server allows it; and the refusals that come with it.
+fn secure(op: &mut Operation, path: &str) {
+    if path == "/healthz" {
+        op.security = Some(vec![SecurityRequirement::default()]);
+        return;
+    }
+    op.security = Some(vec![
+        SecurityRequirement::default(),
+        SecurityRequirement::new(BEARER, ["read"]),
+    ]);
+    add(
+        op,
+        "401",
+        "`unauthorized`: the bearer token is unknown or malformed, or this route needs one and none was sent (`WWW-Authenticate: Bearer`)",
+    );
+    add(
+        op,
+        "403",
+        "`insufficient_scope`, `cross_origin` (a write from a web page of another origin), `read_only` (a replica), or `not_owner`",
     );
 }
 

@@ -342,6 +342,7 @@ mod tests {
             .unwrap(),
             generator_version: version.code(),
             created_at_ms: 0,
+            owner: None,
         }
     }
 
@@ -390,6 +391,7 @@ mod tests {
             params,
             generator_version: 11,
             created_at_ms: 0,
+            owner: None,
         };
         let e = LoadedPlanet::new(record).params().unwrap_err();
         assert_eq!(

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use mangekyo_store::Store;
 
+use crate::access::{Access, Usage};
 use crate::cache::ContentCache;
 use crate::limits::{ComputeGate, Limits};
 use crate::metrics::Metrics;
@@ -35,11 +36,15 @@ pub struct Inner {
     pub limits: Limits,
     /// The OpenAPI document, serialised once.
     pub openapi: OpenApiJson,
+    /// Who may do what.
+    pub access: Access,
+    /// What each token has used of its quotas.
+    pub(crate) usage: Usage,
 }
 
 impl AppState {
     /// State over an open store, serving `openapi` as its document.
-    pub fn new(store: Store, limits: Limits, openapi: OpenApiJson) -> AppState {
+    pub fn new(store: Store, limits: Limits, openapi: OpenApiJson, access: Access) -> AppState {
         let metrics = Arc::new(Metrics::new());
         AppState(Arc::new(Inner {
             store,
@@ -50,6 +55,8 @@ impl AppState {
             metrics,
             limits,
             openapi,
+            access,
+            usage: Usage::default(),
         }))
     }
 }

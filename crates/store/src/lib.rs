@@ -23,7 +23,7 @@
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 //! use mangekyo_store::{DbUrl, NewPlanet, Store};
 //! let store = Store::open(&DbUrl::parse("sqlite::memory:").unwrap()).await.unwrap();
-//! let new = NewPlanet { name: "Terra".into(), params: serde_json::json!({"seed": 42}), generator_version: 1 };
+//! let new = NewPlanet { name: "Terra".into(), params: serde_json::json!({"seed": 42}), generator_version: 1, owner: None };
 //! let planet = store.create(&new).await.unwrap();
 //! assert_eq!(store.get(planet.id).await.unwrap().unwrap().name, "Terra");
 //! assert!(store.delete(planet.id).await.unwrap());
@@ -209,7 +209,8 @@ impl Store {
             .bind(new.name.as_str())
             .bind(params)
             .bind(i64::from(new.generator_version))
-            .bind(created_at_ms);
+            .bind(created_at_ms)
+            .bind(new.owner.as_deref());
         let id = if self.sql.insert_returns_id {
             insert
                 .fetch_one(&mut *tx)
@@ -279,6 +280,26 @@ impl Store {
         tx.commit().await?;
         self.check_file()?;
         Ok(done.rows_affected() > 0)
+    }
+
+    /// How many planets `owner` has (for per-token quotas).
+    pub async fn count_owned(&self, owner: &str) -> Result<u64, StoreError> {
+        self.check_file()?;
+        let n: i64 = sqlx::query_scalar(self.sql.count_owned)
+            .bind(owner)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    /// The bytes stored under one blob key (0 if none).
+    pub async fn blob_bytes(&self, key: &str) -> Result<u64, StoreError> {
+        self.check_file()?;
+        let n: i64 = sqlx::query_scalar(self.sql.blob_bytes)
+            .bind(key)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(u64::try_from(n).unwrap_or(0))
     }
 
     /// Checks the store is usable (for health checks): a real query on the

@@ -92,6 +92,27 @@ const CREATE_BLOBS: [(Backend, &str); 3] = [
     ),
 ];
 
+/// Version 3: who created each planet.
+///
+/// The name of the access token that created the planet (the server's
+/// `--tokens`), or NULL where no token was used (an open local server, or a
+/// planet stored before tokens existed). Only the owner or an admin may
+/// delete a planet; quotas count planets by owner.
+const ADD_OWNERS: [(Backend, &str); 3] = [
+    (
+        Backend::Sqlite,
+        "ALTER TABLE planets ADD COLUMN owner TEXT NULL",
+    ),
+    (
+        Backend::MySql,
+        "ALTER TABLE planets ADD COLUMN owner VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL",
+    ),
+    (
+        Backend::Postgres,
+        "ALTER TABLE planets ADD COLUMN owner TEXT NULL",
+    ),
+];
+
 /// How long a MySQL store waits for another one's migration, in seconds.
 const MYSQL_LOCK_TIMEOUT_S: i64 = 60;
 
@@ -144,6 +165,7 @@ pub(crate) fn migrator(backend: Backend) -> Migrator {
     Migrator::with_migrations(vec![
         migration(1, "create planets", &CREATE_PLANETS),
         migration(2, "create blob parts", &CREATE_BLOBS),
+        migration(3, "add planet owners", &ADD_OWNERS),
     ])
 }
 
@@ -164,7 +186,10 @@ mod tests {
         for backend in [Backend::Sqlite, Backend::MySql, Backend::Postgres] {
             let m = migrator(backend);
             let names: Vec<_> = m.iter().map(|mig| mig.description.to_string()).collect();
-            assert_eq!(names, ["create planets", "create blob parts"]);
+            assert_eq!(
+                names,
+                ["create planets", "create blob parts", "add planet owners"]
+            );
             let sql: Vec<_> = m.iter().map(|mig| mig.sql.as_str().to_owned()).collect();
             assert!(sql[0].contains("TABLE planets") && sql[1].contains("TABLE blob_parts"));
         }

@@ -27,6 +27,9 @@ pub struct Planet {
     pub generator_version: u32,
     /// Creation time in milliseconds since the Unix epoch (UTC).
     pub created_at_ms: i64,
+    /// The name of the access token that created it; `None` when none was
+    /// used (an open server).
+    pub owner: Option<String>,
 }
 
 /// What a new planet is made from.
@@ -38,6 +41,8 @@ pub struct NewPlanet {
     pub params: serde_json::Value,
     /// The generator version the parameters belong to.
     pub generator_version: u32,
+    /// The creating access token's name, if any (see [`Planet::owner`]).
+    pub owner: Option<String>,
 }
 
 /// Checks a planet name: 1 to [`MAX_NAME_CHARS`] characters, no leading or
@@ -94,6 +99,7 @@ pub(crate) struct PlanetRow {
     params: String,
     generator_version: i64,
     created_at_ms: i64,
+    owner: Option<String>,
 }
 
 impl PlanetRow {
@@ -117,6 +123,7 @@ impl PlanetRow {
             params,
             generator_version,
             created_at_ms: self.created_at_ms,
+            owner: self.owner,
         })
     }
 }
@@ -173,6 +180,7 @@ mod tests {
             params: "{".into(),
             generator_version: 1,
             created_at_ms: 0,
+            owner: None,
         };
         assert!(
             row.into_planet()
@@ -186,6 +194,7 @@ mod tests {
             params: "{}".into(),
             generator_version: -1,
             created_at_ms: 0,
+            owner: None,
         };
         assert!(
             row.into_planet()

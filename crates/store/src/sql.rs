@@ -23,12 +23,16 @@ pub(crate) struct Statements {
     pub list_after: &'static str,
     /// Deletes one planet by id.
     pub delete: &'static str,
+    /// How many planets an owner has.
+    pub count_owned: &'static str,
+    /// The stored bytes of one blob.
+    pub blob_bytes: &'static str,
 }
 
 macro_rules! select {
     ($tail:literal) => {
         concat!(
-            "SELECT id, name, params, generator_version, created_at_ms FROM planets ",
+            "SELECT id, name, params, generator_version, created_at_ms, owner FROM planets ",
             $tail
         )
     };
@@ -37,32 +41,39 @@ macro_rules! select {
 /// SQLite: `?` placeholders, and `RETURNING` (SQLite ≥ 3.35; the bundled
 /// library is newer) because sqlx's `Any` driver drops SQLite's rowid.
 const SQLITE: Statements = Statements {
-    insert: "INSERT INTO planets (name, params, generator_version, created_at_ms) \
-             VALUES (?, ?, ?, ?) RETURNING id",
+    insert: "INSERT INTO planets (name, params, generator_version, created_at_ms, owner) \
+             VALUES (?, ?, ?, ?, ?) RETURNING id",
     insert_returns_id: true,
+    blob_bytes: "SELECT COALESCE(SUM(LENGTH(bytes)), 0) FROM blob_parts WHERE blob_key = ?",
     ..MYSQL
 };
 
 /// MySQL/MariaDB: `?` placeholders; MySQL has no `RETURNING`, the driver
 /// reports `LAST_INSERT_ID()` instead.
 const MYSQL: Statements = Statements {
-    insert: "INSERT INTO planets (name, params, generator_version, created_at_ms) VALUES (?, ?, ?, ?)",
+    insert: "INSERT INTO planets (name, params, generator_version, created_at_ms, owner) \
+             VALUES (?, ?, ?, ?, ?)",
     insert_returns_id: false,
     by_id: select!("WHERE id = ?"),
     by_name: select!("WHERE name = ?"),
     list_after: select!("WHERE id > ? ORDER BY id LIMIT ?"),
     delete: "DELETE FROM planets WHERE id = ?",
+    count_owned: "SELECT COUNT(*) FROM planets WHERE owner = ?",
+    // MySQL's SUM is DECIMAL, which sqlx's Any driver does not read as i64.
+    blob_bytes: "SELECT CAST(COALESCE(SUM(LENGTH(bytes)), 0) AS SIGNED) FROM blob_parts WHERE blob_key = ?",
 };
 
 /// PostgreSQL: `$n` placeholders and `RETURNING`.
 const POSTGRES: Statements = Statements {
-    insert: "INSERT INTO planets (name, params, generator_version, created_at_ms) \
-             VALUES ($1, $2, $3, $4) RETURNING id",
+    insert: "INSERT INTO planets (name, params, generator_version, created_at_ms, owner) \
+             VALUES ($1, $2, $3, $4, $5) RETURNING id",
     insert_returns_id: true,
     by_id: select!("WHERE id = $1"),
     by_name: select!("WHERE name = $1"),
     list_after: select!("WHERE id > $1 ORDER BY id LIMIT $2"),
     delete: "DELETE FROM planets WHERE id = $1",
+    count_owned: "SELECT COUNT(*) FROM planets WHERE owner = $1",
+    blob_bytes: "SELECT CAST(COALESCE(SUM(LENGTH(bytes)), 0) AS BIGINT) FROM blob_parts WHERE blob_key = $1",
 };
 
 /// The statements for `backend`.
@@ -78,7 +89,7 @@ pub(crate) fn statements(backend: Backend) -> &'static Statements {
 mod tests {
     use super::*;
 
-    const COLUMNS: &str = "id, name, params, generator_version, created_at_ms";
+    const COLUMNS: &str = "id, name, params, generator_version, created_at_ms, owner";
 
     #[test]
     fn selects_read_every_column() {
@@ -97,6 +108,8 @@ mod tests {
             POSTGRES.by_name,
             POSTGRES.list_after,
             POSTGRES.delete,
+            POSTGRES.count_owned,
+            POSTGRES.blob_bytes,
         ] {
             assert!(!sql.contains('?'), "{sql}");
         }

@@ -10,6 +10,7 @@ fn new_planet(name: &str, seed: u64) -> NewPlanet {
         name: name.to_owned(),
         params: json!({ "seed": seed, "radius": 6.371e6 }),
         generator_version: 1,
+        owner: None,
     }
 }
 
@@ -306,5 +307,40 @@ async fn blobs_round_trip_in_parts_and_stay_first_written() {
             "{backend}: {e}"
         );
         again.close().await;
+    }
+}
+
+#[tokio::test]
+async fn owners_are_kept_and_counted_and_blob_bytes_summed() {
+    for backend in BACKENDS {
+        let db = TestDb::new(backend).await;
+        let store = open(&db).await;
+        let owned = |name: &str, owner: Option<&str>| NewPlanet {
+            owner: owner.map(str::to_owned),
+            ..new_planet(name, 1)
+        };
+        let a = store.create(&owned("A", Some("alice"))).await.unwrap();
+        store.create(&owned("B", Some("alice"))).await.unwrap();
+        store.create(&owned("C", Some("bob"))).await.unwrap();
+        store.create(&owned("D", None)).await.unwrap();
+        assert_eq!(a.owner.as_deref(), Some("alice"), "{backend}");
+        let got = store.get(a.id).await.unwrap().unwrap();
+        assert_eq!(got.owner.as_deref(), Some("alice"), "{backend}: read back");
+        let d = store.get_by_name("D").await.unwrap().unwrap();
+        assert_eq!(d.owner, None, "{backend}: no owner stays none");
+        assert_eq!(store.count_owned("alice").await.unwrap(), 2, "{backend}");
+        assert_eq!(store.count_owned("bob").await.unwrap(), 1, "{backend}");
+        assert_eq!(store.count_owned("carol").await.unwrap(), 0, "{backend}");
+        // Owners are compared byte for byte, as names are.
+        assert_eq!(store.count_owned("ALICE").await.unwrap(), 0, "{backend}");
+        assert_eq!(store.blob_bytes("t1-none").await.unwrap(), 0, "{backend}");
+        // Three parts of at most 4 MiB.
+        let bytes = vec![7u8; 9 * 1024 * 1024 + 5];
+        store.put_blob("t1-some", &bytes).await.unwrap();
+        assert_eq!(
+            store.blob_bytes("t1-some").await.unwrap(),
+            bytes.len() as u64,
+            "{backend}: every part counted"
+        );
     }
 }

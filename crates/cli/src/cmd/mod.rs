@@ -8,3 +8,4 @@ pub(crate) mod island_play;
 pub(crate) mod noise;
 pub(crate) mod planet;
 pub(crate) mod serve;
+pub(crate) mod token;

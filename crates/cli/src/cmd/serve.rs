@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
-use mangekyo_server::{Config, Limits, Server};
+use mangekyo_server::access::Tokens;
+use mangekyo_server::{AccessOptions, Config, Limits, Server};
 use mangekyo_store::DbUrl;
 
 /// Flags of `mangekyo serve`.
@@ -39,6 +40,60 @@ pub(crate) struct Args {
     /// keep-alive connection may sit idle).
     #[arg(long, default_value_t = 10)]
     header_timeout: u64,
+    /// Access tokens: a file of `name scope sha256:<hex> [quotas]` lines
+    /// (`mangekyo token new` makes them). With tokens, creating and
+    /// deleting planets needs one. The environment variable
+    /// MANGEKYO_TOKENS may hold the lines themselves instead.
+    #[arg(long, env = "MANGEKYO_TOKENS_FILE", value_name = "FILE")]
+    tokens: Option<PathBuf>,
+    /// Reading needs a token too (every route but /healthz).
+    #[arg(long)]
+    private: bool,
+    /// Requests without a token may create and delete planets even when
+    /// the server listens beyond loopback (off by default: a public server
+    /// refuses anonymous writes).
+    #[arg(long)]
+    allow_anonymous_writes: bool,
+    /// Refuse every write: a replica that only serves what the store holds.
+    #[arg(long)]
+    read_only: bool,
+    /// A web origin (`https://host[:port]`) whose pages may create and
+    /// delete planets (every origin may read). Repeat for more.
+    #[arg(long, value_name = "ORIGIN", value_parser = parse_origin)]
+    write_origin: Vec<String>,
+}
+
+/// `scheme://host[:port]`, as browsers send in `Origin`.
+fn parse_origin(text: &str) -> Result<String, String> {
+    let rest = text
+        .strip_prefix("https://")
+        .or_else(|| text.strip_prefix("http://"))
+        .ok_or("expected http:// or https:// followed by host[:port]")?;
+    if rest.is_empty() || rest.contains(['/', '?', '#', ' ', '@']) {
+        return Err(
+            "expected scheme://host[:port], no path (browsers send origins without one)".into(),
+        );
+    }
+    Ok(text.to_ascii_lowercase())
+}
+
+/// The tokens from `--tokens`/MANGEKYO_TOKENS_FILE, or MANGEKYO_TOKENS.
+fn read_tokens(file: Option<&std::path::Path>) -> anyhow::Result<Tokens> {
+    let inline = std::env::var("MANGEKYO_TOKENS")
+        .ok()
+        .filter(|t| !t.trim().is_empty());
+    match (file, inline) {
+        (Some(_), Some(_)) => anyhow::bail!(
+            "tokens come from both --tokens (or MANGEKYO_TOKENS_FILE) and MANGEKYO_TOKENS; give one"
+        ),
+        (Some(path), None) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading the tokens file {}", path.display()))?;
+            Tokens::parse(&text, &path.display().to_string()).map_err(anyhow::Error::msg)
+        }
+        (None, Some(text)) => Tokens::parse(&text, "MANGEKYO_TOKENS").map_err(anyhow::Error::msg),
+        (None, None) => Ok(Tokens::none()),
+    }
 }
 
 /// Runs the subcommand until Ctrl-C or SIGTERM.
@@ -71,11 +126,23 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         timeout: Duration::from_secs(args.timeout),
         ..defaults
     };
+    let access = AccessOptions {
+        tokens: read_tokens(args.tokens.as_deref())?,
+        private: args.private,
+        allow_anonymous_writes: args.allow_anonymous_writes,
+        read_only: args.read_only,
+        write_origins: args.write_origin,
+    };
+    anyhow::ensure!(
+        !(access.private && access.tokens.is_empty()),
+        "--private needs tokens (--tokens FILE or MANGEKYO_TOKENS): no one could read otherwise"
+    );
     let config = Config {
         addr: args.addr,
         db,
         limits,
         web: args.web,
+        access,
         ..Config::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

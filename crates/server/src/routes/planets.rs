@@ -4,6 +4,7 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
+use axum::Extension;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -14,6 +15,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::access::{Principal, over_quota};
 use crate::content::{Content, Lifetime, respond};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{ApiJson, PathParams, QueryParams};
@@ -206,22 +208,31 @@ fn space_view(params: &mangekyo_planet::PlanetParams) -> SpaceView {
         (status = 202, description = "Created; its coarse tier is still computing (see links.status)", body = PlanetView),
         (status = 400, description = "A field is malformed or out of range", body = ErrorBody),
         (status = 409, description = "The name is taken", body = ErrorBody),
+        (status = 429, description = "The token is over a quota (planets, tier computations per hour, storage); `Retry-After` when waiting helps", body = ErrorBody),
         (status = 413, description = "The body is too large", body = ErrorBody),
         (status = 415, description = "The body is not JSON", body = ErrorBody),
     ))]
 async fn create(
     State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
     ApiJson(body): ApiJson<CreatePlanet>,
 ) -> Result<Response, ApiError> {
     let params = parse_new_params(body.params.unwrap_or_else(|| serde_json::json!({})))?;
     let normalised = serde_json::to_value(params)
         .map_err(|e| ApiError::internal("serialising parameters", &e))?;
+    if let Principal::Token(token) = &principal
+        && let Some(refusal) =
+            quota_refusal(&state, token, params.generator_version.has_plates()).await?
+    {
+        return Ok(refusal);
+    }
     let new = NewPlanet {
         name: body.name,
         params: normalised,
         // The store's column: the number, 0 for an unreleased version
         // (the parameters name it).
         generator_version: params.generator_version.code(),
+        owner: principal.owner().map(str::to_owned),
     };
     let record = state.store.create(&new).await?;
     let planet = state.planets.remember(record);
@@ -254,6 +265,74 @@ async fn create(
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(response)
+}
+
+/// The answer refusing a token's create, if it is over a quota. Checked
+/// before the planet is stored; two creates racing past the planet count
+/// can overshoot it by one each, which the count then holds against the
+/// next.
+async fn quota_refusal(
+    state: &AppState,
+    token: &crate::access::Token,
+    starts_tier: bool,
+) -> Result<Option<Response>, ApiError> {
+    let quota = token.quota;
+    if let Some(max) = quota.planets {
+        let owned = state.store.count_owned(&token.name).await?;
+        if owned >= max {
+            let what = format!("it owns {owned} planets of {max}; delete one first");
+            return Ok(Some(over_quota(token, &what, None)));
+        }
+    }
+    if let Some(mib) = quota.storage_mib {
+        let used = stored_tier_bytes(state, &token.name).await?;
+        if used >= mib.saturating_mul(1 << 20) {
+            let what = format!(
+                "its planets' stored tiers hold {:.1} MiB of {mib} MiB",
+                used as f64 / f64::from(1u32 << 20)
+            );
+            return Ok(Some(over_quota(token, &what, None)));
+        }
+    }
+    if starts_tier && let Err(wait) = state.usage.start_tier(token, std::time::Instant::now()) {
+        let max = quota.tiers_per_hour.unwrap_or(0);
+        let what = format!("{max} planet creations with a coarse tier per hour");
+        return Ok(Some(over_quota(token, &what, Some(wait))));
+    }
+    Ok(None)
+}
+
+/// The bytes of the stored coarse tiers of `owner`'s planets (a tier
+/// shared by two of them counts once).
+async fn stored_tier_bytes(state: &AppState, owner: &str) -> Result<u64, ApiError> {
+    let mut keys = std::collections::BTreeSet::new();
+    let mut after = 0;
+    loop {
+        let page = state
+            .store
+            .list(after, mangekyo_store::MAX_LIST_LIMIT)
+            .await?;
+        let Some(last) = page.last() else { break };
+        after = last.id;
+        for record in page
+            .into_iter()
+            .filter(|r| r.owner.as_deref() == Some(owner))
+        {
+            let planet = LoadedPlanet::new(record);
+            if let Ok(params) = planet.params()
+                && params.generator_version.has_plates()
+            {
+                keys.insert(crate::tiers::blob_key(
+                    mangekyo_planet::tier::CoarseTier::key(params),
+                ));
+            }
+        }
+    }
+    let mut bytes = 0u64;
+    for key in &keys {
+        bytes = bytes.saturating_add(state.store.blob_bytes(key).await?);
+    }
+    Ok(bytes)
 }
 
 /// Lists planets by id, a page at a time.
@@ -322,13 +401,28 @@ async fn get_one(
     params(("id" = i64, Path, description = "The planet's id")),
     responses(
         (status = 204, description = "Deleted"),
+        (status = 403, description = "The planet belongs to another token (only its owner or an admin may delete it)", body = ErrorBody),
         (status = 404, description = "No such planet", body = ErrorBody),
     ))]
 async fn delete_one(
     State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
     PathParams(path): PathParams,
 ) -> Result<Response, ApiError> {
     let id = planet_id(&path)?;
+    let Some(record) = state.store.get(id).await? else {
+        return Err(no_planet(id));
+    };
+    if !principal.may_delete(record.owner.as_deref()) {
+        let owner = record.owner.as_deref().map_or_else(
+            || "was created without a token".to_owned(),
+            |o| format!("belongs to token {o:?}"),
+        );
+        return Err(ApiError::forbidden(
+            "not_owner",
+            format!("planet {id} {owner}; only its owner or an admin token may delete it"),
+        ));
+    }
     let deleted = state.store.delete(id).await?;
     state.planets.forget(id);
     if !deleted {

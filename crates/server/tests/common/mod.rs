@@ -63,10 +63,21 @@ impl TestServer {
             limits,
             ..Config::default()
         };
+        TestServer::start_config(db, config).await
+    }
+
+    /// Starts a server over `db` as `config` says (its `db` is replaced by
+    /// `db`'s); a server bound to 0.0.0.0 is reached on 127.0.0.1.
+    pub(crate) async fn start_config(db: &TestDb, config: Config) -> TestServer {
+        let config = Config {
+            db: db.url().clone(),
+            ..config
+        };
         let server = Server::bind(config)
             .await
             .unwrap_or_else(|e| panic!("{}: {e:#}", db.url().redacted()));
-        let base = format!("http://{}", server.local_addr());
+        let port = server.local_addr().port();
+        let base = format!("http://127.0.0.1:{port}");
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(server.run(async {
             let _ = stopped.await;
