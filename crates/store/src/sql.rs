@@ -23,6 +23,14 @@ pub(crate) struct Statements {
     pub list_after: &'static str,
     /// Deletes one planet by id.
     pub delete: &'static str,
+    /// Deletes one planet by name (the health probe's).
+    pub delete_by_name: &'static str,
+    /// Reads one planet's id and locks its row for the transaction (SQLite
+    /// has no row locks: its `BEGIN IMMEDIATE` already holds the database).
+    pub lock_planet: &'static str,
+    /// Reads one planet's id and keeps it from being deleted until the
+    /// transaction ends.
+    pub share_planet: &'static str,
 }
 
 macro_rules! select {
@@ -40,6 +48,8 @@ const SQLITE: Statements = Statements {
     insert: "INSERT INTO planets (name, params, generator_version, created_at_ms) \
              VALUES (?, ?, ?, ?) RETURNING id",
     insert_returns_id: true,
+    lock_planet: "SELECT id FROM planets WHERE id = ?",
+    share_planet: "SELECT id FROM planets WHERE id = ?",
     ..MYSQL
 };
 
@@ -52,6 +62,9 @@ const MYSQL: Statements = Statements {
     by_name: select!("WHERE name = ?"),
     list_after: select!("WHERE id > ? ORDER BY id LIMIT ?"),
     delete: "DELETE FROM planets WHERE id = ?",
+    delete_by_name: "DELETE FROM planets WHERE name = ?",
+    lock_planet: "SELECT id FROM planets WHERE id = ? FOR UPDATE",
+    share_planet: "SELECT id FROM planets WHERE id = ? LOCK IN SHARE MODE",
 };
 
 /// PostgreSQL: `$n` placeholders and `RETURNING`.
@@ -63,6 +76,9 @@ const POSTGRES: Statements = Statements {
     by_name: select!("WHERE name = $1"),
     list_after: select!("WHERE id > $1 ORDER BY id LIMIT $2"),
     delete: "DELETE FROM planets WHERE id = $1",
+    delete_by_name: "DELETE FROM planets WHERE name = $1",
+    lock_planet: "SELECT id FROM planets WHERE id = $1 FOR UPDATE",
+    share_planet: "SELECT id FROM planets WHERE id = $1 FOR SHARE",
 };
 
 /// The statements for `backend`.
@@ -97,6 +113,9 @@ mod tests {
             POSTGRES.by_name,
             POSTGRES.list_after,
             POSTGRES.delete,
+            POSTGRES.delete_by_name,
+            POSTGRES.lock_planet,
+            POSTGRES.share_planet,
         ] {
             assert!(!sql.contains('?'), "{sql}");
         }
