@@ -352,7 +352,10 @@ async fn a_corrupt_stored_tier_is_recomputed_and_rewritten() {
     // One byte of the stored tier goes bad.
     db.damage_blob(&blob_key).await;
     let store = Store::open(db.url()).await.unwrap();
-    assert!(!verifies(&store.get_blob(&blob_key).await.unwrap().unwrap(), &key));
+    assert!(!verifies(
+        &store.get_blob(&blob_key).await.unwrap().unwrap(),
+        &key
+    ));
 
     // The next server finds it bad, computes it again and stores the good
     // bytes over the bad: the one after loads it.
@@ -401,7 +404,10 @@ async fn deleting_a_planet_frees_its_tier_unless_another_planet_uses_it() {
         if users == 2 {
             break;
         }
-        assert!(std::time::Instant::now() < deadline, "B's use of the tier is not recorded");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "B's use of the tier is not recorded"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     delete(&a["id"]).await;

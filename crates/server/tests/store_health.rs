@@ -85,7 +85,11 @@ async fn a_full_disk_gives_no_201_without_a_commit_and_the_server_recovers() {
         let server = &server;
         async move {
             let body = serde_json::json!({ "name": name, "params": small_params(1) });
-            server.post_json("/v1/planets", &body).await.status().as_u16()
+            server
+                .post_json("/v1/planets", &body)
+                .await
+                .status()
+                .as_u16()
         }
     };
     assert_eq!(create("before".into()).await, 201);
@@ -111,7 +115,10 @@ async fn a_full_disk_gives_no_201_without_a_commit_and_the_server_recovers() {
     state.store.set_sqlite_full(false);
     let deadline = Instant::now() + Duration::from_secs(10);
     while server.get("/healthz").await.status().as_u16() != 200 {
-        assert!(Instant::now() < deadline, "/healthz still 503 after space came back");
+        assert!(
+            Instant::now() < deadline,
+            "/healthz still 503 after space came back"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     assert_eq!(create("after".into()).await, 201);

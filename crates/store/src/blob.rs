@@ -223,7 +223,11 @@ impl Store {
     /// other planet using it either sees this planet's use or has already
     /// removed the blob, and then this finds none). `None` if no whole blob
     /// is stored; the blob is read but not recorded if the planet is gone.
-    pub async fn load_blob(&self, planet_id: i64, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+    pub async fn load_blob(
+        &self,
+        planet_id: i64,
+        key: &str,
+    ) -> Result<Option<Vec<u8>>, StoreError> {
         check_key(key)?;
         let loaded = self.load_parts(planet_id, key).await;
         self.settle(loaded).await

@@ -466,11 +466,10 @@ impl Store {
         // store future must be, to run in a spawned task.
         let (pool, backend) = (self.pool.clone(), self.backend);
         let runtime = tokio::runtime::Handle::current();
-        let migrated = tokio::task::spawn_blocking(move || {
-            runtime.block_on(migrations::run(backend, &pool))
-        })
-        .await
-        .unwrap_or_else(|e| Err(sqlx::migrate::MigrateError::Source(e.to_string().into())));
+        let migrated =
+            tokio::task::spawn_blocking(move || runtime.block_on(migrations::run(backend, &pool)))
+                .await
+                .unwrap_or_else(|e| Err(sqlx::migrate::MigrateError::Source(e.to_string().into())));
         match migrated {
             Ok(()) => tracing::warn!(
                 backend = self.backend.name(),

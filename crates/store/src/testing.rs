@@ -230,10 +230,13 @@ impl TestDb {
     /// # Panics
     /// On SQLite, or if the server refuses.
     pub async fn drop_and_recreate(&self) {
-        let (Cleanup::Sql {
-            admin_url,
-            statement,
-        }, Some(create)) = (&self.cleanup, &self.create)
+        let (
+            Cleanup::Sql {
+                admin_url,
+                statement,
+            },
+            Some(create),
+        ) = (&self.cleanup, &self.create)
         else {
             panic!("only a MariaDB database or PostgreSQL schema is dropped and re-created");
         };

@@ -110,7 +110,10 @@ impl WriteTx {
     }
 
     async fn raw(&mut self, sql: &'static str) -> Result<(), sqlx::Error> {
-        sqlx::raw_sql(sql).execute(&mut *self.conn).await.map(|_| ())
+        sqlx::raw_sql(sql)
+            .execute(&mut *self.conn)
+            .await
+            .map(|_| ())
     }
 }
 

@@ -286,7 +286,12 @@ async fn blobs_round_trip_in_parts_and_the_last_write_wins() {
         // A second write replaces the first, parts beyond its end included
         // (the server writes only a blob it computed because the stored one
         // was missing or bad).
-        assert!(store.put_blob(owner.id, "t1/abc", &blob[..10]).await.unwrap());
+        assert!(
+            store
+                .put_blob(owner.id, "t1/abc", &blob[..10])
+                .await
+                .unwrap()
+        );
         assert_eq!(
             store.get_blob("t1/abc").await.unwrap().as_deref(),
             Some(&blob[..10]),

@@ -117,7 +117,8 @@ async fn a_full_disk_loses_nothing_acknowledged_and_the_store_recovers() {
     let mut stored = reopened.list(0, 1000).await.unwrap();
     stored.sort_by_key(|p| p.id);
     acknowledged.sort_by_key(|p| p.id);
-    let names = |ps: &[mangekyo_store::Planet]| ps.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
+    let names =
+        |ps: &[mangekyo_store::Planet]| ps.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
     assert_eq!(
         names(&stored),
         names(&acknowledged),
@@ -204,7 +205,11 @@ async fn fill_and_recover(dir: &str) {
         acknowledged.len(),
         failures.len()
     );
-    assert!(failures.len() >= 30, "a full disk refused only {} of 60", failures.len());
+    assert!(
+        failures.len() >= 30,
+        "a full disk refused only {} of 60",
+        failures.len()
+    );
     assert!(
         reasons.iter().all(|r| !r.contains("locked")),
         "a failed write left a connection holding the lock: {reasons:?}"
@@ -223,7 +228,10 @@ async fn fill_and_recover(dir: &str) {
     }
     assert_eq!(last, Ok(()), "health after space came back");
     let (ok, failed) = create_many(&store, "after-", 10).await;
-    assert!(failed.is_empty(), "creates fail after space came back: {failed:?}");
+    assert!(
+        failed.is_empty(),
+        "creates fail after space came back: {failed:?}"
+    );
     acknowledged.extend(ok);
     store.close().await;
 
@@ -240,9 +248,18 @@ async fn fill_and_recover(dir: &str) {
         .map(|p| p.name.as_str())
         .filter(|name| !stored.contains(*name))
         .collect();
-    eprintln!("acknowledged {}, stored {}, lost {}", acknowledged.len(), stored.len(), lost.len());
+    eprintln!(
+        "acknowledged {}, stored {}, lost {}",
+        acknowledged.len(),
+        stored.len(),
+        lost.len()
+    );
     assert!(lost.is_empty(), "acknowledged and lost: {lost:?}");
-    assert_eq!(stored.len(), acknowledged.len(), "stored but never acknowledged");
+    assert_eq!(
+        stored.len(),
+        acknowledged.len(),
+        "stored but never acknowledged"
+    );
     reopened.close().await;
 }
 
@@ -268,11 +285,23 @@ async fn a_dropped_database_is_migrated_again_without_a_restart() {
             }
         };
         store.health().await.unwrap();
-        assert_eq!(store.get_by_name(&old.name).await.unwrap(), None, "{backend}");
-        assert_eq!(store.list(0, 10).await.unwrap(), vec![created.clone()], "{backend}");
+        assert_eq!(
+            store.get_by_name(&old.name).await.unwrap(),
+            None,
+            "{backend}"
+        );
+        assert_eq!(
+            store.list(0, 10).await.unwrap(),
+            vec![created.clone()],
+            "{backend}"
+        );
         store.close().await;
         let reopened = open(&db).await;
-        assert_eq!(reopened.get_by_name("New").await.unwrap(), Some(created), "{backend}");
+        assert_eq!(
+            reopened.get_by_name("New").await.unwrap(),
+            Some(created),
+            "{backend}"
+        );
         reopened.close().await;
     }
 }
@@ -336,11 +365,22 @@ async fn a_blob_goes_with_the_last_planet_that_used_it() {
         assert!(store.load_blob(b.id, "t1/shared").await.unwrap().is_some());
         assert!(store.claim_blob(c.id, "t1/shared").await.unwrap());
         assert!(store.delete(a.id).await.unwrap());
-        assert_eq!(store.get_blob("t1/shared").await.unwrap().as_deref(), Some(&blob[..]), "{backend}: B and C still use it");
+        assert_eq!(
+            store.get_blob("t1/shared").await.unwrap().as_deref(),
+            Some(&blob[..]),
+            "{backend}: B and C still use it"
+        );
         assert!(store.delete(b.id).await.unwrap());
-        assert!(store.get_blob("t1/shared").await.unwrap().is_some(), "{backend}: C still uses it");
+        assert!(
+            store.get_blob("t1/shared").await.unwrap().is_some(),
+            "{backend}: C still uses it"
+        );
         assert!(store.delete(c.id).await.unwrap());
-        assert_eq!(store.get_blob("t1/shared").await.unwrap(), None, "{backend}");
+        assert_eq!(
+            store.get_blob("t1/shared").await.unwrap(),
+            None,
+            "{backend}"
+        );
         assert_eq!(count(&mut conn, "blob_parts").await, 0, "{backend}");
 
         // A blob written for a planet deleted meanwhile is not kept.
@@ -363,8 +403,14 @@ async fn a_deletion_racing_a_load_of_the_same_blob_leaks_and_steals_nothing() {
         let blob = vec![3u8; 10_000];
         for i in 0..12 {
             let key = format!("t1/race{i}");
-            let p = store.create(&new_planet(&format!("P{i}"), i)).await.unwrap();
-            let q = store.create(&new_planet(&format!("Q{i}"), i)).await.unwrap();
+            let p = store
+                .create(&new_planet(&format!("P{i}"), i))
+                .await
+                .unwrap();
+            let q = store
+                .create(&new_planet(&format!("Q{i}"), i))
+                .await
+                .unwrap();
             assert!(store.put_blob(p.id, &key, &blob).await.unwrap());
             let (s1, s2, k) = (store.clone(), store.clone(), key.clone());
             let delete = tokio::spawn(async move { s1.delete(p.id).await });
@@ -380,7 +426,11 @@ async fn a_deletion_racing_a_load_of_the_same_blob_leaks_and_steals_nothing() {
                 stored.is_some()
             );
             assert!(store.delete(q.id).await.unwrap());
-            assert_eq!(store.get_blob(&key).await.unwrap(), None, "{backend} round {i}");
+            assert_eq!(
+                store.get_blob(&key).await.unwrap(),
+                None,
+                "{backend} round {i}"
+            );
         }
         store.close().await;
     }
