@@ -181,6 +181,18 @@ impl ApiError {
         )
     }
 
+    /// 503 for a health check: the store cannot be reached or cannot
+    /// write, with the store's error in the message (for the operator
+    /// whose probe reads it; no password is in it).
+    pub fn store_unhealthy(err: &StoreError) -> ApiError {
+        tracing::warn!(error = %err, "health check: planet store unhealthy");
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "store_unavailable",
+            format!("the planet store is unavailable: {err}"),
+        )
+    }
+
     /// 500: a bug or an unexpected failure. The details go to the log,
     /// not to the client.
     pub fn internal(context: &str, err: &dyn std::fmt::Display) -> ApiError {

@@ -10,7 +10,7 @@
 //! `202` with a status link while it runs, and a request that needs it
 //! waits a bounded time, then gets `503` with `Retry-After`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -115,6 +115,9 @@ struct Shared {
     computes: Semaphore,
     /// Set when the server stops: running computations give up.
     closed: Arc<AtomicBool>,
+    /// (planet id, key) pairs whose use this replica has recorded in the
+    /// store (see [`Shared::note_use`]).
+    noted: Mutex<HashSet<(i64, u64)>>,
 }
 
 impl Tiers {
@@ -127,6 +130,7 @@ impl Tiers {
             running: Mutex::new(BTreeMap::new()),
             computes: Semaphore::new(CONCURRENT_COMPUTES),
             closed: Arc::new(AtomicBool::new(false)),
+            noted: Mutex::new(HashSet::new()),
         }))
     }
 
@@ -197,6 +201,7 @@ impl Tiers {
         let shared = &self.0;
         let key = CoarseTier::key(planet.params()?);
         if let Some((tier, _)) = shared.memory.get(&key) {
+            shared.note_use(store, planet, key);
             return Ok(Wait::Ready(tier));
         }
         shared.progress(store, planet, key);
@@ -225,7 +230,12 @@ impl Tiers {
         })
         .await;
         match settled {
-            Ok(result) => result.map(Wait::Ready),
+            Ok(Ok(tier)) => {
+                // Another planet's run may have made it: record this one's use.
+                shared.note_use(store, planet, key);
+                Ok(Wait::Ready(tier))
+            }
+            Ok(Err(e)) => Err(e),
             Err(_) => Ok(Wait::Later(retry_after(&rx.borrow()))),
         }
     }
@@ -249,8 +259,42 @@ impl Shared {
     }
 
     /// Where `key` stands; starts loading or computing it when nothing is.
+    /// Records in the store, once per planet on this replica, that
+    /// `planet` uses the stored tier `key`, so that deleting another planet
+    /// with the same parameters keeps the blob. Loading and storing the
+    /// tier record it too; this covers a planet served from a tier that
+    /// another planet loaded or computed here. In the background: a
+    /// request never waits for it, and a failure is tried again by the
+    /// next request (it costs at most a recomputation after a restart).
+    fn note_use(self: &Arc<Self>, store: &Store, planet: &Arc<LoadedPlanet>, key: u64) {
+        if !planet.version().is_ok_and(|v| v.is_released()) {
+            return;
+        }
+        let id = planet.record.id;
+        if !self.noted_lock().insert((id, key)) {
+            return;
+        }
+        let store = store.clone();
+        let this = Arc::downgrade(self);
+        tokio::spawn(async move {
+            if let Err(e) = store.claim_blob(id, &blob_key(key)).await {
+                tracing::warn!(planet = id, error = %e, "recording a planet's use of its tier");
+                if let Some(shared) = this.upgrade() {
+                    shared.noted_lock().remove(&(id, key));
+                }
+            }
+        });
+    }
+
+    fn noted_lock(&self) -> std::sync::MutexGuard<'_, HashSet<(i64, u64)>> {
+        self.noted
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     fn progress(self: &Arc<Self>, store: &Store, planet: &Arc<LoadedPlanet>, key: u64) -> Progress {
         if let Some((tier, origin)) = self.memory.get(&key) {
+            self.note_use(store, planet, key);
             return Progress::Ready(tier, origin);
         }
         let mut running = self.lock();
@@ -305,8 +349,11 @@ impl Shared {
         // its parameters alone: never read from or written to the store,
         // where another build's tier would match its key.
         let persist = planet.version()?.is_released();
+        // Loading records that this planet uses the blob, so deleting
+        // another planet with the same parameters keeps it.
+        let planet_id = planet.record.id;
         let stored = if persist {
-            store.get_blob(&blob_key).await
+            store.load_blob(planet_id, &blob_key).await
         } else {
             Ok(None)
         };
@@ -314,9 +361,11 @@ impl Shared {
             Ok(Some(bytes)) => match CoarseTier::from_bytes(&bytes) {
                 Ok(tier) if tier.key == key => {
                     tracing::info!(key = %blob_key, bytes = bytes.len(), "coarse tier loaded");
+                    self.noted_lock().insert((planet_id, key));
                     return Ok((Arc::new(tier), Origin::Loaded));
                 }
-                // A blob that fails its own checks is recomputed.
+                // A blob that fails its own checks is recomputed, and the
+                // good bytes replace it below.
                 Ok(_) => tracing::warn!(key = %blob_key, "stored tier has another key"),
                 Err(e) => tracing::warn!(key = %blob_key, error = %e, "stored tier unreadable"),
             },
@@ -359,8 +408,13 @@ impl Shared {
         if !persist {
             return Ok((Arc::new(tier), Origin::Computed));
         }
-        if let Err(e) = store.put_blob(&blob_key, &bytes).await {
-            tracing::warn!(key = %blob_key, error = %e, "storing a coarse tier");
+        match store.put_blob(planet_id, &blob_key, &bytes).await {
+            Ok(true) => {
+                self.noted_lock().insert((planet_id, key));
+            }
+            // Deleted while its tier computed: nothing is kept for it.
+            Ok(false) => tracing::info!(key = %blob_key, "planet deleted; its tier is not stored"),
+            Err(e) => tracing::warn!(key = %blob_key, error = %e, "storing a coarse tier"),
         }
         Ok((Arc::new(tier), Origin::Computed))
     }

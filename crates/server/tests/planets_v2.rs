@@ -332,3 +332,87 @@ async fn the_tier_is_stored_once_loaded_after_a_restart_and_only_a_cache() {
     assert_eq!(header(&headers, "etag").unwrap(), etag);
     third.stop().await;
 }
+
+/// The blob of a tier, checked as the server checks it on load.
+fn verifies(blob: &[u8], key: &str) -> bool {
+    mangekyo_planet::tier::CoarseTier::from_bytes(blob)
+        .is_ok_and(|tier| format!("{:016x}", tier.key) == key)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_corrupt_stored_tier_is_recomputed_and_rewritten() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let first = TestServer::start(&db).await;
+    let planet = first.create_planet("bitrot", small_params_v2(23)).await;
+    let made = first.until_ready(&planet).await;
+    first.stop().await;
+    let key = made["key"].as_str().unwrap().to_owned();
+    let blob_key = format!("t1/{key}");
+
+    // One byte of the stored tier goes bad.
+    db.damage_blob(&blob_key).await;
+    let store = Store::open(db.url()).await.unwrap();
+    assert!(!verifies(
+        &store.get_blob(&blob_key).await.unwrap().unwrap(),
+        &key
+    ));
+
+    // The next server finds it bad, computes it again and stores the good
+    // bytes over the bad: the one after loads it.
+    let second = TestServer::start(&db).await;
+    let redone = second.until_ready(&planet).await;
+    assert_eq!(redone["origin"], "computed");
+    assert_eq!(redone["blob_hash"], made["blob_hash"]);
+    second.stop().await;
+    let stored = store.get_blob(&blob_key).await.unwrap().unwrap();
+    assert!(verifies(&stored, &key), "the stored tier is still corrupt");
+    let third = TestServer::start(&db).await;
+    assert_eq!(third.until_ready(&planet).await["origin"], "loaded");
+    third.stop().await;
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deleting_a_planet_frees_its_tier_unless_another_planet_uses_it() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let server = TestServer::start(&db).await;
+    let blob_rows = async || db.count_rows("blob_parts").await;
+    let delete = async |id: &Value| {
+        let r = server
+            .client
+            .delete(server.url(&format!("/v1/planets/{id}")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 204);
+    };
+
+    let lone = server.create_planet("lone", small_params_v2(31)).await;
+    assert!(blob_rows().await > 0, "the tier is stored");
+    delete(&lone["id"]).await;
+    assert_eq!(blob_rows().await, 0, "the deleted planet's tier stays");
+
+    // Two planets with the same parameters share one tier.
+    let a = server.create_planet("twin-a", small_params_v2(32)).await;
+    let b = server.create_planet("twin-b", small_params_v2(32)).await;
+    let stored = blob_rows().await;
+    assert!(stored > 0);
+    // B's use is recorded in the background: wait for it.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let users = db.count_rows("planet_blobs").await;
+        if users == 2 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "B's use of the tier is not recorded"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    delete(&a["id"]).await;
+    assert_eq!(blob_rows().await, stored, "B still uses the tier");
+    delete(&b["id"]).await;
+    assert_eq!(blob_rows().await, 0);
+    server.stop().await;
+}

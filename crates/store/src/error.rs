@@ -72,6 +72,15 @@ pub enum StoreError {
         /// What happened to it.
         reason: String,
     },
+    /// The last write failed and none has succeeded since (reported by
+    /// [`crate::Store::health`] between its probe writes).
+    #[error("the store cannot write (for {for_s} s): {reason}")]
+    CannotWrite {
+        /// The last write's error.
+        reason: String,
+        /// Seconds since writes began to fail.
+        for_s: u64,
+    },
     /// Any other database failure.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
@@ -86,5 +95,17 @@ impl StoreError {
                 | StoreError::InvalidName { .. }
                 | StoreError::InvalidParams { .. }
         )
+    }
+
+    /// Whether the schema is gone (the database was dropped and created
+    /// again, or the tables were dropped): migrating again brings it back.
+    pub(crate) fn is_missing_table(&self) -> bool {
+        let StoreError::Database(sqlx::Error::Database(db)) = self else {
+            return false;
+        };
+        // MySQL/MariaDB 42S02 (ER_NO_SUCH_TABLE), PostgreSQL 42P01; SQLite
+        // has only its generic error code and says so in words.
+        matches!(db.code().as_deref(), Some("42S02" | "42P01"))
+            || db.message().starts_with("no such table")
     }
 }

@@ -92,7 +92,45 @@ const CREATE_BLOBS: [(Backend, &str); 3] = [
     ),
 ];
 
-/// Version 3: who created each planet.
+/// Version 3: which planets use which blob, so a blob is deleted with the
+/// last planet that uses it (several planets with the same parameters
+/// share one). Blobs stored before this version have no record until a
+/// planet loads them, and are never collected until then. The foreign key
+/// drops a planet's records with it even if a planet row is deleted by
+/// hand (its blobs then stay, as before this version).
+const CREATE_PLANET_BLOBS: [(Backend, &str); 3] = [
+    (
+        Backend::Sqlite,
+        "CREATE TABLE planet_blobs (
+            planet_id INTEGER NOT NULL REFERENCES planets (id) ON DELETE CASCADE,
+            blob_key TEXT NOT NULL,
+            PRIMARY KEY (planet_id, blob_key)
+        );
+        CREATE INDEX planet_blobs_by_key ON planet_blobs (blob_key)",
+    ),
+    (
+        Backend::MySql,
+        "CREATE TABLE planet_blobs (
+            planet_id BIGINT NOT NULL,
+            blob_key VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+            PRIMARY KEY (planet_id, blob_key),
+            KEY planet_blobs_by_key (blob_key),
+            CONSTRAINT planet_blobs_planet FOREIGN KEY (planet_id)
+                REFERENCES planets (id) ON DELETE CASCADE
+        ) ENGINE=InnoDB",
+    ),
+    (
+        Backend::Postgres,
+        "CREATE TABLE planet_blobs (
+            planet_id BIGINT NOT NULL REFERENCES planets (id) ON DELETE CASCADE,
+            blob_key TEXT NOT NULL,
+            PRIMARY KEY (planet_id, blob_key)
+        );
+        CREATE INDEX planet_blobs_by_key ON planet_blobs (blob_key)",
+    ),
+];
+
+/// Version 4: who created each planet.
 ///
 /// The name of the access token that created the planet (the server's
 /// `--tokens`), or NULL where no token was used (an open local server, or a
@@ -165,7 +203,8 @@ pub(crate) fn migrator(backend: Backend) -> Migrator {
     Migrator::with_migrations(vec![
         migration(1, "create planets", &CREATE_PLANETS),
         migration(2, "create blob parts", &CREATE_BLOBS),
-        migration(3, "add planet owners", &ADD_OWNERS),
+        migration(3, "create planet blob references", &CREATE_PLANET_BLOBS),
+        migration(4, "add planet owners", &ADD_OWNERS),
     ])
 }
 
@@ -188,10 +227,16 @@ mod tests {
             let names: Vec<_> = m.iter().map(|mig| mig.description.to_string()).collect();
             assert_eq!(
                 names,
-                ["create planets", "create blob parts", "add planet owners"]
+                [
+                    "create planets",
+                    "create blob parts",
+                    "create planet blob references",
+                    "add planet owners"
+                ]
             );
             let sql: Vec<_> = m.iter().map(|mig| mig.sql.as_str().to_owned()).collect();
             assert!(sql[0].contains("TABLE planets") && sql[1].contains("TABLE blob_parts"));
+            assert!(sql[2].contains("TABLE planet_blobs"));
         }
     }
 }

@@ -27,6 +27,14 @@ pub(crate) struct Statements {
     pub count_owned: &'static str,
     /// The stored bytes of one blob.
     pub blob_bytes: &'static str,
+    /// Deletes one planet by name (the health probe's).
+    pub delete_by_name: &'static str,
+    /// Reads one planet's id and locks its row for the transaction (SQLite
+    /// has no row locks: its `BEGIN IMMEDIATE` already holds the database).
+    pub lock_planet: &'static str,
+    /// Reads one planet's id and keeps it from being deleted until the
+    /// transaction ends.
+    pub share_planet: &'static str,
 }
 
 macro_rules! select {
@@ -45,6 +53,8 @@ const SQLITE: Statements = Statements {
              VALUES (?, ?, ?, ?, ?) RETURNING id",
     insert_returns_id: true,
     blob_bytes: "SELECT COALESCE(SUM(LENGTH(bytes)), 0) FROM blob_parts WHERE blob_key = ?",
+    lock_planet: "SELECT id FROM planets WHERE id = ?",
+    share_planet: "SELECT id FROM planets WHERE id = ?",
     ..MYSQL
 };
 
@@ -61,6 +71,9 @@ const MYSQL: Statements = Statements {
     count_owned: "SELECT COUNT(*) FROM planets WHERE owner = ?",
     // MySQL's SUM is DECIMAL, which sqlx's Any driver does not read as i64.
     blob_bytes: "SELECT CAST(COALESCE(SUM(LENGTH(bytes)), 0) AS SIGNED) FROM blob_parts WHERE blob_key = ?",
+    delete_by_name: "DELETE FROM planets WHERE name = ?",
+    lock_planet: "SELECT id FROM planets WHERE id = ? FOR UPDATE",
+    share_planet: "SELECT id FROM planets WHERE id = ? LOCK IN SHARE MODE",
 };
 
 /// PostgreSQL: `$n` placeholders and `RETURNING`.
@@ -74,6 +87,9 @@ const POSTGRES: Statements = Statements {
     delete: "DELETE FROM planets WHERE id = $1",
     count_owned: "SELECT COUNT(*) FROM planets WHERE owner = $1",
     blob_bytes: "SELECT CAST(COALESCE(SUM(LENGTH(bytes)), 0) AS BIGINT) FROM blob_parts WHERE blob_key = $1",
+    delete_by_name: "DELETE FROM planets WHERE name = $1",
+    lock_planet: "SELECT id FROM planets WHERE id = $1 FOR UPDATE",
+    share_planet: "SELECT id FROM planets WHERE id = $1 FOR SHARE",
 };
 
 /// The statements for `backend`.
@@ -110,6 +126,9 @@ mod tests {
             POSTGRES.delete,
             POSTGRES.count_owned,
             POSTGRES.blob_bytes,
+            POSTGRES.delete_by_name,
+            POSTGRES.lock_planet,
+            POSTGRES.share_planet,
         ] {
             assert!(!sql.contains('?'), "{sql}");
         }

@@ -269,27 +269,36 @@ async fn a_refused_connection_says_so_and_what_was_tried() {
 }
 
 #[tokio::test]
-async fn blobs_round_trip_in_parts_and_stay_first_written() {
+async fn blobs_round_trip_in_parts_and_the_last_write_wins() {
     for backend in BACKENDS {
         let db = TestDb::new(backend).await;
         let store = open(&db).await;
+        let owner = store.create(&new_planet("Owner", 1)).await.unwrap();
         // Two full parts and a piece: the parts must join in order.
         let len = 2 * mangekyo_store::PART_BYTES + 12_345;
         let blob: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
         assert_eq!(store.get_blob("t1/abc").await.unwrap(), None, "{backend}");
-        store.put_blob("t1/abc", &blob).await.unwrap();
+        assert!(store.put_blob(owner.id, "t1/abc", &blob).await.unwrap());
         assert_eq!(
             store.get_blob("t1/abc").await.unwrap().as_deref(),
             Some(&blob[..]),
             "{backend}"
         );
-        // A second writer of the same key changes nothing.
-        store.put_blob("t1/abc", &blob[..10]).await.unwrap();
+        // A second write replaces the first, parts beyond its end included
+        // (the server writes only a blob it computed because the stored one
+        // was missing or bad).
+        assert!(
+            store
+                .put_blob(owner.id, "t1/abc", &blob[..10])
+                .await
+                .unwrap()
+        );
         assert_eq!(
-            store.get_blob("t1/abc").await.unwrap().map(|b| b.len()),
-            Some(len),
+            store.get_blob("t1/abc").await.unwrap().as_deref(),
+            Some(&blob[..10]),
             "{backend}"
         );
+        assert!(store.put_blob(owner.id, "t1/abc", &blob).await.unwrap());
         // Survives reopening (another replica, or a restart).
         store.close().await;
         let again = open(&db).await;
@@ -301,7 +310,7 @@ async fn blobs_round_trip_in_parts_and_stay_first_written() {
         assert!(again.delete_blob("t1/abc").await.unwrap(), "{backend}");
         assert!(!again.delete_blob("t1/abc").await.unwrap(), "{backend}");
         assert_eq!(again.get_blob("t1/abc").await.unwrap(), None, "{backend}");
-        let e = again.put_blob("bad key", b"x").await.unwrap_err();
+        let e = again.put_blob(owner.id, "bad key", b"x").await.unwrap_err();
         assert!(
             matches!(e, StoreError::InvalidBlob { .. }),
             "{backend}: {e}"
@@ -336,7 +345,7 @@ async fn owners_are_kept_and_counted_and_blob_bytes_summed() {
         assert_eq!(store.blob_bytes("t1-none").await.unwrap(), 0, "{backend}");
         // Three parts of at most 4 MiB.
         let bytes = vec![7u8; 9 * 1024 * 1024 + 5];
-        store.put_blob("t1-some", &bytes).await.unwrap();
+        assert!(store.put_blob(a.id, "t1-some", &bytes).await.unwrap());
         assert_eq!(
             store.blob_bytes("t1-some").await.unwrap(),
             bytes.len() as u64,

@@ -34,18 +34,23 @@ pub(crate) struct Health {
     pub version: &'static str,
 }
 
-/// Whether the server and its store answer.
+/// Whether the server and its store answer, and the store can write.
+///
+/// After a write failed (a full disk, a database gone), this answers 503
+/// naming the error until a write succeeds again; meanwhile it tries a
+/// small write itself at most once a second, so it turns 200 again on its
+/// own when the store recovers. While writes work it only reads.
 #[utoipa::path(get, path = "/healthz", tag = "system",
     responses(
-        (status = 200, description = "Serving, and the store answers", body = Health),
-        (status = 503, description = "The store does not answer", body = ErrorBody),
+        (status = 200, description = "Serving, the store answers and its last write succeeded", body = Health),
+        (status = 503, description = "The store does not answer or cannot write; the message names the store's error", body = ErrorBody),
     ))]
 async fn healthz(State(state): State<AppState>) -> Result<Response, ApiError> {
     state
         .store
-        .ping()
+        .health()
         .await
-        .map_err(|e| ApiError::store_unavailable(&e))?;
+        .map_err(|e| ApiError::store_unhealthy(&e))?;
     let health = Health {
         status: "ok",
         store: state.store.backend().name(),
