@@ -36,6 +36,7 @@
 #![deny(missing_docs)]
 
 pub(crate) mod budget;
+pub(crate) mod canonical;
 mod cache;
 pub(crate) mod conn;
 pub(crate) mod content;
@@ -50,6 +51,7 @@ mod middleware;
 pub(crate) mod openapi;
 pub(crate) mod openapi_statuses;
 pub(crate) mod planets;
+pub(crate) mod public_url;
 pub(crate) mod routes;
 pub(crate) mod state;
 pub(crate) mod tiers;
@@ -73,10 +75,12 @@ use tracing::Level;
 
 pub use error::ApiError;
 pub use limits::Limits;
+pub use public_url::PublicUrl;
 pub use state::AppState;
 pub use viewer::Viewer;
 // What the rest of the workspace and the integration tests use; every
 // other item stays inside the crate (`unreachable_pub` holds that).
+pub use canonical::Spelled;
 pub use extract::{QueryParams, parse_json};
 pub use planets::{PLANET_TTL, parse_new_params, parse_params};
 pub use routes::document as openapi_document;
@@ -98,6 +102,10 @@ pub struct Config {
     pub limits: Limits,
     /// The viewer's directory (default: found by [`Viewer::locate`]).
     pub web: Option<PathBuf>,
+    /// The public base URL of absolute URLs in answers (TileJSON's tile
+    /// URLs); without it they come from the checked `Host` and
+    /// `X-Forwarded-Proto` and are never cached as shared or immutable.
+    pub public_url: Option<PublicUrl>,
 }
 
 impl Default for Config {
@@ -110,6 +118,7 @@ impl Default for Config {
             store: StoreOptions::default(),
             limits: Limits::default(),
             web: None,
+            public_url: None,
         }
     }
 }
@@ -137,7 +146,7 @@ impl Server {
             Some(dir) => tracing::info!(dir = %dir.display(), "serving the viewer"),
             None => tracing::info!("no viewer directory found; / shows a landing page"),
         }
-        let (router, state) = app(store, config.limits.clone(), viewer);
+        let (router, state) = app_with(store, config.limits.clone(), viewer, config.public_url);
         Ok(Server {
             listener,
             router,
@@ -169,10 +178,27 @@ impl Server {
     }
 }
 
-/// The router and its state over an open store.
+/// The router and its state over an open store, with no public URL
+/// configured.
 pub fn app(store: Store, limits: Limits, viewer: Viewer) -> (Router, AppState) {
+    app_with(store, limits, viewer, None)
+}
+
+/// The router and its state over an open store, absolute URLs starting
+/// with `public_url` when given.
+pub fn app_with(
+    store: Store,
+    limits: Limits,
+    viewer: Viewer,
+    public_url: Option<PublicUrl>,
+) -> (Router, AppState) {
     let (api, doc) = routes::api().split_for_parts();
-    let state = AppState::new(store, limits.clone(), openapi::OpenApiJson::new(&doc));
+    let state = AppState::new(
+        store,
+        limits.clone(),
+        openapi::OpenApiJson::new(&doc),
+        public_url,
+    );
     let cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::HEAD, Method::POST, Method::DELETE])

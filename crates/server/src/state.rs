@@ -10,6 +10,7 @@ use crate::limits::{ComputeGate, Limits};
 use crate::metrics::Metrics;
 use crate::openapi::OpenApiJson;
 use crate::planets::PlanetCache;
+use crate::public_url::PublicUrl;
 use crate::tiers::Tiers;
 
 /// The shared state; cloning is cheap.
@@ -35,11 +36,19 @@ pub struct Inner {
     pub limits: Limits,
     /// The OpenAPI document, serialised once.
     pub openapi: OpenApiJson,
+    /// The base of absolute URLs (`--public-url`); without it they are
+    /// built from checked request headers (`public_url.rs`).
+    pub public_url: Option<PublicUrl>,
 }
 
 impl AppState {
     /// State over an open store, serving `openapi` as its document.
-    pub fn new(store: Store, limits: Limits, openapi: OpenApiJson) -> AppState {
+    pub fn new(
+        store: Store,
+        limits: Limits,
+        openapi: OpenApiJson,
+        public_url: Option<PublicUrl>,
+    ) -> AppState {
         let metrics = Arc::new(Metrics::new());
         AppState(Arc::new(Inner {
             store,
@@ -50,6 +59,7 @@ impl AppState {
             metrics,
             limits,
             openapi,
+            public_url,
         }))
     }
 }

@@ -57,11 +57,23 @@ pub(crate) struct TestServer {
 impl TestServer {
     /// Starts a server over `db` with `limits`.
     pub(crate) async fn start_with(db: &TestDb, limits: Limits) -> TestServer {
+        TestServer::start_config(
+            db,
+            Config {
+                limits,
+                ..Config::default()
+            },
+        )
+        .await
+    }
+
+    /// Starts a server over `db` as `config` says (its address and
+    /// database are the test's).
+    pub(crate) async fn start_config(db: &TestDb, config: Config) -> TestServer {
         let config = Config {
             addr: "127.0.0.1:0".parse().unwrap(),
             db: db.url().clone(),
-            limits,
-            ..Config::default()
+            ..config
         };
         let server = Server::bind(config)
             .await
