@@ -199,7 +199,9 @@ fn sigterm_stops_a_bake_with_everything_written_recorded() {
     // No half-written file (a hidden temporary), no manifest of a bake
     // that did not finish.
     assert!(
-        on_disk.keys().all(|k| !k.rsplit('/').next().unwrap().starts_with('.')),
+        on_disk
+            .keys()
+            .all(|k| !k.rsplit('/').next().unwrap().starts_with('.')),
         "{:?}",
         on_disk.keys()
     );
@@ -223,7 +225,10 @@ fn sigterm_stops_a_bake_with_everything_written_recorded() {
         .collect();
     for tile in &written {
         assert!(journaled.contains(*tile), "{tile} is not recorded");
-        assert!(on_disk[*tile].ends_with(&[0xae, 0x42, 0x60, 0x82]), "{tile}: a whole PNG");
+        assert!(
+            on_disk[*tile].ends_with(&[0xae, 0x42, 0x60, 0x82]),
+            "{tile}: a whole PNG"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -22,7 +22,8 @@ fn the_shared_table_is_what_the_reader_says() {
         match verdict {
             "refuse" => assert!(got.is_err(), "{json} is refused, got {got:?}"),
             "default" => assert_eq!(
-                got.unwrap_or_else(|e| panic!("{json}: {e}")).generator_version,
+                got.unwrap_or_else(|e| panic!("{json}: {e}"))
+                    .generator_version,
                 Version::DEFAULT,
                 "{json}"
             ),

@@ -123,7 +123,11 @@ pub(crate) fn check_list(name: &str, text: &str) -> Result<(), ApiError> {
     let Some((_, rule)) = LISTS.iter().find(|(n, _)| *n == name) else {
         return Ok(());
     };
-    let items: Vec<&str> = text.split(',').map(str::trim).filter(|i| !i.is_empty()).collect();
+    let items: Vec<&str> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|i| !i.is_empty())
+        .collect();
     let canonical = match rule {
         ListRule::Set(order) => {
             if items.iter().any(|i| *i != "all" && !order.contains(i)) {
@@ -132,7 +136,11 @@ pub(crate) fn check_list(name: &str, text: &str) -> Result<(), ApiError> {
             if items.contains(&"all") {
                 "all".to_owned()
             } else {
-                let names: Vec<&str> = order.iter().copied().filter(|n| items.contains(n)).collect();
+                let names: Vec<&str> = order
+                    .iter()
+                    .copied()
+                    .filter(|n| items.contains(n))
+                    .collect();
                 names.join(",")
             }
         }
@@ -206,11 +214,7 @@ mod tests {
             ("-0", false),
             ("7.0", false),
         ] {
-            assert_eq!(
-                scalar_spelling(text).as_deref() == Some(text),
-                ok,
-                "{text}"
-            );
+            assert_eq!(scalar_spelling(text).as_deref() == Some(text), ok, "{text}");
         }
         assert_eq!(scalar_spelling("1.50").as_deref(), Some("1.5"));
         assert_eq!(scalar_spelling("mesh"), None);

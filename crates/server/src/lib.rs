@@ -36,8 +36,8 @@
 #![deny(missing_docs)]
 
 pub(crate) mod budget;
-pub(crate) mod canonical;
 mod cache;
+pub(crate) mod canonical;
 pub(crate) mod conn;
 pub(crate) mod content;
 pub(crate) mod error;

@@ -160,7 +160,9 @@ pub fn parse_params(value: serde_json::Value) -> Result<PlanetParams, ApiError> 
 fn params_json_error(err: &ParamsJsonError) -> ApiError {
     match err {
         ParamsJsonError::Malformed(_) => ApiError::malformed_body(err.to_string()),
-        ParamsJsonError::NotObject(_) => ApiError::invalid("params", err.to_string(), "a JSON object"),
+        ParamsJsonError::NotObject(_) => {
+            ApiError::invalid("params", err.to_string(), "a JSON object")
+        }
         ParamsJsonError::SeedTooLong(_) => ApiError::invalid(
             "params.seed",
             err.to_string(),

@@ -99,13 +99,15 @@ impl Origin {
 
 /// The base of absolute URLs for a request: `configured` if set, else its
 /// checked headers.
-pub(crate) fn origin(configured: Option<&PublicUrl>, headers: &HeaderMap) -> Result<Origin, ApiError> {
+pub(crate) fn origin(
+    configured: Option<&PublicUrl>,
+    headers: &HeaderMap,
+) -> Result<Origin, ApiError> {
     if let Some(url) = configured {
         return Ok(Origin::Configured(url.0.clone()));
     }
-    let refuse = |name: &str, message: String, expected: &str| {
-        ApiError::invalid(name, message, expected)
-    };
+    let refuse =
+        |name: &str, message: String, expected: &str| ApiError::invalid(name, message, expected);
     let host_expected = "host[:port]: letters, digits, '-' and '.' (or [IPv6]), then an optional port; or run the server with --public-url";
     let host = match headers.get(header::HOST) {
         None => {
@@ -115,13 +117,20 @@ pub(crate) fn origin(configured: Option<&PublicUrl>, headers: &HeaderMap) -> Res
                 host_expected,
             ));
         }
-        Some(value) => value.to_str().ok().filter(|h| is_authority(h)).ok_or_else(|| {
-            refuse(
-                "Host",
-                format!("the Host header {:?} is not a host[:port]", String::from_utf8_lossy(value.as_bytes())),
-                host_expected,
-            )
-        })?,
+        Some(value) => value
+            .to_str()
+            .ok()
+            .filter(|h| is_authority(h))
+            .ok_or_else(|| {
+                refuse(
+                    "Host",
+                    format!(
+                        "the Host header {:?} is not a host[:port]",
+                        String::from_utf8_lossy(value.as_bytes())
+                    ),
+                    host_expected,
+                )
+            })?,
     };
     let scheme = match headers.get("x-forwarded-proto") {
         None => "http",

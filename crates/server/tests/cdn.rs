@@ -18,7 +18,10 @@ async fn get_as(
     host: &str,
     proto: Option<&str>,
 ) -> (u16, header::HeaderMap, String) {
-    let mut request = server.client.get(server.url(url)).header(header::HOST, host);
+    let mut request = server
+        .client
+        .get(server.url(url))
+        .header(header::HOST, host);
     if let Some(proto) = proto {
         request = request.header("x-forwarded-proto", proto);
     }
@@ -46,7 +49,11 @@ fn vary(headers: &header::HeaderMap) -> String {
 /// Hosts and protocols a client may send, and a marker of each in answers.
 const POISONED: [(&str, Option<&str>, &str); 6] = [
     ("evil.example", Some("javascript"), "javascript"),
-    ("evil.example", Some("https://evil.example/x"), "evil.example"),
+    (
+        "evil.example",
+        Some("https://evil.example/x"),
+        "evil.example",
+    ),
     ("a\"b<script>", None, "<script>"),
     ("evil.example/x", None, "evil.example"),
     ("user@evil.example", None, "evil.example"),
@@ -66,7 +73,10 @@ async fn a_poisoned_host_never_reaches_a_shared_or_immutable_answer() {
         .filter(|u| !u.contains('{'))
         .map(str::to_owned)
         .collect();
-    urls.push(format!("{}&lat=10&lon=20", planet["links"]["locate"].as_str().unwrap()));
+    urls.push(format!(
+        "{}&lat=10&lon=20",
+        planet["links"]["locate"].as_str().unwrap()
+    ));
     urls.push(chunk_url(&planet, "cube", 0, 0, 0, "format=json"));
     let tilejson = planet["links"]["tilejson"].as_str().unwrap();
     assert!(urls.iter().any(|u| u == tilejson));
@@ -133,7 +143,10 @@ async fn with_a_public_url_absolute_urls_use_it_and_stay_immutable() {
         assert!(!vary(&headers).contains("host"), "{}", vary(&headers));
         bodies.push(body);
     }
-    assert!(bodies.windows(2).all(|w| w[0] == w[1]), "one answer for all");
+    assert!(
+        bodies.windows(2).all(|w| w[0] == w[1]),
+        "one answer for all"
+    );
     let doc: Value = serde_json::from_str(&bodies[0]).unwrap();
     let template = doc["tiles"][0].as_str().unwrap();
     let id = planet["id"].as_i64().unwrap();
@@ -172,10 +185,21 @@ async fn every_parameter_has_one_spelling() {
         ("biome,height", "height,biome"),
         ("height,all", "all"),
     ] {
-        refused(&server, &chunk(&format!("format=bin&layers={layers}")), "layers", canonical)
-            .await;
+        refused(
+            &server,
+            &chunk(&format!("format=bin&layers={layers}")),
+            "layers",
+            canonical,
+        )
+        .await;
     }
-    assert_eq!(server.get(&chunk("format=bin&layers=height,biome")).await.status(), 200);
+    assert_eq!(
+        server
+            .get(&chunk("format=bin&layers=height,biome"))
+            .await
+            .status(),
+        200
+    );
     let id = planet["id"].as_i64().unwrap();
     let pin = format!("v=1&p={}", planet["params_hash"].as_str().unwrap());
     refused(
@@ -189,16 +213,43 @@ async fn every_parameter_has_one_spelling() {
     let chunk_at = |lod: &str| format!("/v1/planets/{id}/chunks/cube/{lod}/0/0?{pin}");
     refused(&server, &chunk_at("01"), "lod", "1").await;
     refused(&server, &chunk_at("+1"), "lod", "1").await;
-    refused(&server, &format!("/v1/planets/{id}/tiles/0/0/0?v=01&p={}", planet["params_hash"].as_str().unwrap()), "v", "1").await;
-    refused(&server, &format!("/v1/planets/{id}/tiles/0/0/0?{pin}&size=0256"), "size", "256").await;
-    refused(&server, &format!("/v1/planets/0{id}"), "id", &id.to_string()).await;
+    refused(
+        &server,
+        &format!(
+            "/v1/planets/{id}/tiles/0/0/0?v=01&p={}",
+            planet["params_hash"].as_str().unwrap()
+        ),
+        "v",
+        "1",
+    )
+    .await;
+    refused(
+        &server,
+        &format!("/v1/planets/{id}/tiles/0/0/0?{pin}&size=0256"),
+        "size",
+        "256",
+    )
+    .await;
+    refused(
+        &server,
+        &format!("/v1/planets/0{id}"),
+        "id",
+        &id.to_string(),
+    )
+    .await;
     // Numbers with a fraction: as a browser writes them.
     let locate = planet["links"]["locate"].as_str().unwrap();
     refused(&server, &format!("{locate}&lat=45.0&lon=20"), "lat", "45").await;
     // (`+` in a query is a space; %2B is the sign.)
     refused(&server, &format!("{locate}&lat=45&lon=%2B20"), "lon", "20").await;
     refused(&server, &format!("{locate}&lat=0.50&lon=20"), "lat", "0.5").await;
-    assert_eq!(server.get(&format!("{locate}&lat=45.5&lon=-20")).await.status(), 200);
+    assert_eq!(
+        server
+            .get(&format!("{locate}&lat=45.5&lon=-20"))
+            .await
+            .status(),
+        200
+    );
     // Generator parameters from the query, and seeds in paths.
     refused(&server, "/v1/dungeon/rooms/7?width=%2B40", "width", "40").await;
     refused(&server, "/v1/dungeon/rooms/7?width=040", "width", "40").await;

@@ -133,9 +133,8 @@ async fn far_longitudes_wrap_exactly() {
         ("-190.5", "169.5"),
     ] {
         for projection in ["equirectangular", "cube"] {
-            let at = |lon: &str| {
-                format!("{template}&lat=20.25&lon={lon}&projection={projection}&lod=0")
-            };
+            let at =
+                |lon: &str| format!("{template}&lat=20.25&lon={lon}&projection={projection}&lod=0");
             let a: Value = server.get_json(&at(far), 200).await;
             let b: Value = server.get_json(&at(near), 200).await;
             assert_eq!(a, b, "lon {far} is lon {near} ({projection})");

@@ -30,12 +30,15 @@ fn the_service_reads_the_shared_table() {
                 let e = got.expect_err(json);
                 assert_eq!(e.status, 400, "{json}");
                 assert!(
-                    e.parameter.as_deref().is_some_and(|p| p.starts_with("params")),
+                    e.parameter
+                        .as_deref()
+                        .is_some_and(|p| p.starts_with("params")),
                     "{json}: {e:?}"
                 );
             }
             "default" => assert_eq!(
-                got.unwrap_or_else(|e| panic!("{json}: {e:?}")).generator_version,
+                got.unwrap_or_else(|e| panic!("{json}: {e:?}"))
+                    .generator_version,
                 Version::DEFAULT,
                 "{json}"
             ),
@@ -62,7 +65,10 @@ async fn posts_refuse_what_the_table_refuses() {
         }
         let params: Value = serde_json::from_str(text).unwrap();
         let r = server
-            .post_json("/v1/planets", &json!({ "name": "Refused", "params": params }))
+            .post_json(
+                "/v1/planets",
+                &json!({ "name": "Refused", "params": params }),
+            )
             .await;
         assert_eq!(r.status(), 400, "{text}");
     }

@@ -283,7 +283,10 @@ mod tests {
     fn planets_are_read_as_the_service_reads_them() {
         let table = include_str!("../../planet/tests/params_json_cases.txt");
         let mut rows = 0;
-        for line in table.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        for line in table
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
             let (verdict, json) = line.split_once('\t').unwrap();
             rows += 1;
             // Building a planet computes nothing yet (its tier waits for
@@ -297,7 +300,9 @@ mod tests {
                     "{json}"
                 ),
                 name => assert_eq!(
-                    got.unwrap_or_else(|e| panic!("{json}: {e}")).version().name(),
+                    got.unwrap_or_else(|e| panic!("{json}: {e}"))
+                        .version()
+                        .name(),
                     name,
                     "{json}"
                 ),

@@ -11,11 +11,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::content::{Content, Lifetime, respond};
-use crate::generated::UNPINNED_SECONDS;
-use crate::public_url::{self, Origin};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{PathParams, QueryParams};
+use crate::generated::UNPINNED_SECONDS;
 use crate::planets::planet_error;
+use crate::public_url::{self, Origin};
 use crate::routes::planets::planet_id;
 use crate::state::AppState;
 
