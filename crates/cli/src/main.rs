@@ -50,7 +50,10 @@ fn main() -> std::process::ExitCode {
         }
         Err(e) => {
             errln!("error: {}", chain_text(&e));
-            std::process::ExitCode::FAILURE
+            match e.downcast_ref::<cmd::bake::Interrupted>() {
+                Some(stopped) => std::process::ExitCode::from(stopped.code),
+                None => std::process::ExitCode::FAILURE,
+            }
         }
     }
 }

@@ -140,6 +140,96 @@ fn three_shards_merge_into_the_unsharded_bake() {
         assert_eq!(&bytes[..4], b"MKPC");
     }
     assert!(a.contains_key("chunks/tangent_cube/1/3/1.bin"));
+    // The merge removes its working records, folders included.
+    for out in [&whole, &split] {
+        assert!(
+            !out.join("_bake").exists(),
+            "{} keeps _bake/",
+            out.display()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_a_bake_with_everything_written_recorded() {
+    let dir = scratch("sigterm");
+    let params = params_file(&dir);
+    let out = dir.join("out");
+    // 1,365 tiles: far more than are done before the signal.
+    let mut child = bin()
+        .args(["bake", "tiles", "--params", params.to_str().unwrap()])
+        .args(["--zoom", "0..=5", "--checkpoint-every", "1000"])
+        .args(["--output", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Files under `dir`, counted while the bake renames into it.
+    fn files(dir: &Path) -> usize {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return 0;
+        };
+        entries
+            .flatten()
+            .map(|e| {
+                let path = e.path();
+                if path.is_dir() { files(&path) } else { 1 }
+            })
+            .sum()
+    }
+    let tiles = |out: &Path| files(&out.join("tiles"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while tiles(&out) == 0 {
+        assert!(std::time::Instant::now() < deadline, "no tile in 300 s");
+        assert!(child.try_wait().unwrap().is_none(), "the bake ended early");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let done = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(143), "{stderr}");
+    assert!(stderr.contains("SIGTERM"), "{stderr}");
+    let on_disk = tree(&out);
+    // No half-written file (a hidden temporary), no manifest of a bake
+    // that did not finish.
+    assert!(
+        on_disk
+            .keys()
+            .all(|k| !k.rsplit('/').next().unwrap().starts_with('.')),
+        "{:?}",
+        on_disk.keys()
+    );
+    assert!(!on_disk.contains_key("manifest.json"));
+    let written: Vec<&String> = on_disk.keys().filter(|k| k.starts_with("tiles/")).collect();
+    assert!(written.len() < 1365, "the signal stopped nothing");
+    // Every tile on disk is journalled (the checkpoint every 1,000 would
+    // otherwise have recorded none of them), so a rerun redoes nothing.
+    let journaled: std::collections::BTreeSet<String> = on_disk
+        .iter()
+        .filter(|(k, _)| k.starts_with("_bake/journal/"))
+        .flat_map(|(_, v)| {
+            let m: Value = serde_json::from_slice(v).unwrap();
+            m["outputs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o["path"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for tile in &written {
+        assert!(journaled.contains(*tile), "{tile} is not recorded");
+        assert!(
+            on_disk[*tile].ends_with(&[0xae, 0x42, 0x60, 0x82]),
+            "{tile}: a whole PNG"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -266,7 +266,7 @@ async fn replicas_serve_identical_version_4_bytes_computing_or_loading_the_tier(
         format!("/v1/planets/{id}/chunks/tangent_cube/0/8/3?format=json&layers=height,flow&{pin}"),
         format!("/v1/planets/{id}/rivers.geojson?{pin}"),
         format!(
-            "/v1/planets/{id}/chunks/cube/0/2/1?format=json&layers=precipitation,biome,biome_weights&{pin}"
+            "/v1/planets/{id}/chunks/cube/0/2/1?format=json&layers=biome,precipitation,biome_weights&{pin}"
         ),
         format!("/v1/planets/{id}/preview?width=64&layer=precipitation&{pin}"),
     ];

@@ -87,7 +87,23 @@ pub struct Layers {
     pub biome_weights: bool,
 }
 
-/// Every layer name, in the order lists and errors give them.
+/// Every layer name, in the order lists and errors give them: the one
+/// order of a list's canonical spelling (the service refuses others, so a
+/// chunk has one URL).
+pub const LAYER_ORDER: [&str; 10] = [
+    "height",
+    "temperature",
+    "humidity",
+    "biome",
+    "uplift",
+    "plate",
+    "water",
+    "flow",
+    "precipitation",
+    "biome_weights",
+];
+
+/// [`LAYER_ORDER`] and `all`, for messages.
 const NAMES: &str = "height, temperature, humidity, biome, uplift, plate, water, flow, precipitation, biome_weights, all";
 
 impl Layers {

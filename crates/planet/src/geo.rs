@@ -39,8 +39,11 @@ impl LatLon {
     }
 
     /// The direction of this position (unchecked; see [`LatLon::validate`]).
+    /// A longitude outside −180 ..= 180 is first wrapped exactly
+    /// ([`wrap_lon`]), so `lon = 1e17` is the point its remainder names,
+    /// not what the rounding of `1e17 · π / 180` happens to give.
     pub fn to_dir(&self) -> Dir {
-        let (lat, lon) = (self.lat.to_radians(), self.lon.to_radians());
+        let (lat, lon) = (self.lat.to_radians(), wrap_lon(self.lon).to_radians());
         let c = libm::cos(lat);
         canonical([c * libm::cos(lon), c * libm::sin(lon), libm::sin(lat)])
     }
@@ -53,6 +56,24 @@ impl LatLon {
             lat: libm::atan2(d[2], h).to_degrees(),
             lon: libm::atan2(d[1], d[0]).to_degrees(),
         }
+    }
+}
+
+/// `lon` wrapped into −180 ..= 180 degrees without rounding: the
+/// remainder by 360 is exact in floating point, and adding or taking 360
+/// from a remainder beyond ±180 is exact too (the two are within a factor
+/// of two). Values already in range are returned as they are.
+pub fn wrap_lon(lon: f64) -> f64 {
+    if (-180.0..=180.0).contains(&lon) || !lon.is_finite() {
+        return lon;
+    }
+    let r = lon % 360.0;
+    if r > 180.0 {
+        r - 360.0
+    } else if r < -180.0 {
+        r + 360.0
+    } else {
+        r
     }
 }
 
@@ -112,6 +133,22 @@ pub(crate) fn cross(a: Dir, b: Dir) -> Dir {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn longitudes_wrap_exactly() {
+        // 1e17 = 277_777_777_777_777 · 360 + 280, and 280 − 360 = −80.
+        assert_eq!(wrap_lon(1e17), -80.0);
+        assert_eq!(wrap_lon(-1e17), 80.0);
+        assert_eq!(wrap_lon(540.0), 180.0);
+        assert_eq!(wrap_lon(-540.0), -180.0);
+        assert_eq!(wrap_lon(370.25), 10.25);
+        assert_eq!(wrap_lon(-190.5), 169.5);
+        assert_eq!(wrap_lon(-180.0), -180.0);
+        assert_eq!(wrap_lon(12.3), 12.3);
+        let at = |lon| LatLon { lat: 20.0, lon }.to_dir();
+        assert_eq!(at(1e17), at(-80.0));
+        assert_eq!(at(360.0 * 1e12 + 45.5), at(45.5));
+    }
 
     #[test]
     fn lat_lon_round_trip() {

@@ -64,6 +64,10 @@ pub enum Lifetime {
     /// reached through an unpinned URL (an id alone could name another
     /// planet in another store).
     Seconds(u32),
+    /// This many seconds in the client's own cache only: the answer was
+    /// built from request headers (see `public_url.rs`), so no shared cache
+    /// may hand it to another client.
+    Private(u32),
     /// Never stored (live state: health, metrics).
     NoStore,
 }
@@ -77,6 +81,8 @@ impl Lifetime {
         match self {
             Lifetime::Immutable => HeaderValue::from_static("public, max-age=31536000, immutable"),
             Lifetime::Seconds(s) => HeaderValue::from_str(&format!("public, max-age={s}"))
+                .unwrap_or_else(|_| HeaderValue::from_static("no-cache")),
+            Lifetime::Private(s) => HeaderValue::from_str(&format!("private, max-age={s}"))
                 .unwrap_or_else(|_| HeaderValue::from_static("no-cache")),
             Lifetime::NoStore => HeaderValue::from_static("no-store"),
         }

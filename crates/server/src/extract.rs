@@ -1,11 +1,15 @@
 //! Request extractors whose refusals are [`ApiError`]s naming the
 //! parameter: path and query values arrive as text and are parsed here,
 //! one named value at a time, and JSON bodies report the field at fault.
+//!
+//! Every value has one spelling (`canonical.rs`): a number written `+1`,
+//! `01` or `1.0`, or a list with empty, repeated or reordered items, is
+//! refused with the canonical form, so one answer has one URL and a cache
+//! holds it once.
 
 use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::ops::RangeInclusive;
-use std::str::FromStr;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -13,6 +17,7 @@ use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::{StatusCode, header, request::Parts};
 use serde::de::DeserializeOwned;
 
+use crate::canonical::{self, Spelled};
 use crate::error::ApiError;
 
 /// Named text values from the path or the query string.
@@ -43,22 +48,25 @@ impl Params {
         self.values.iter().map(|(k, v)| (k.as_str(), v.as_str()))
     }
 
-    /// Parses `name` if given; `expected` describes valid values.
-    pub fn parse<T: FromStr>(&self, name: &str, expected: &str) -> Result<Option<T>, ApiError> {
+    /// Parses `name` if given; `expected` describes valid values. A value
+    /// not written in its one spelling is refused with that spelling.
+    pub fn parse<T: Spelled>(&self, name: &str, expected: &str) -> Result<Option<T>, ApiError> {
         let Some(text) = self.text(name) else {
             return Ok(None);
         };
-        text.parse().map(Some).map_err(|_| {
+        let value: T = text.parse().map_err(|_| {
             let message = format!(
                 "{} parameter {name} must be {expected}, got {text:?}",
                 self.source
             );
             ApiError::invalid(name, message, expected)
-        })
+        })?;
+        canonical::check(self.source, name, text, &value.spelling())?;
+        Ok(Some(value))
     }
 
     /// Parses `name`, which must be given.
-    pub fn require<T: FromStr>(&self, name: &str, expected: &str) -> Result<T, ApiError> {
+    pub fn require<T: Spelled>(&self, name: &str, expected: &str) -> Result<T, ApiError> {
         self.parse(name, expected)?.ok_or_else(|| {
             ApiError::invalid(
                 name,
@@ -71,7 +79,7 @@ impl Params {
     /// Parses `name` (if given) as a number within `range`.
     pub fn in_range<T>(&self, name: &str, range: RangeInclusive<T>) -> Result<Option<T>, ApiError>
     where
-        T: FromStr + PartialOrd + Display + Copy,
+        T: Spelled + PartialOrd + Display + Copy,
     {
         let expected = format!("a number in {}..={}", range.start(), range.end());
         let Some(value) = self.parse::<T>(name, &expected)? else {
@@ -84,7 +92,7 @@ impl Params {
     /// Like [`Params::in_range`] for a value that must be given.
     pub fn require_in_range<T>(&self, name: &str, range: RangeInclusive<T>) -> Result<T, ApiError>
     where
-        T: FromStr + PartialOrd + Display + Copy,
+        T: Spelled + PartialOrd + Display + Copy,
     {
         let expected = format!("a number in {}..={}", range.start(), range.end());
         let value = self.require::<T>(name, &expected)?;
@@ -180,6 +188,7 @@ impl<S: Send + Sync> FromRequestParts<S> for QueryParams {
                     "each parameter at most once",
                 ));
             }
+            canonical::check_list(&key, &value)?;
             values.insert(key, value);
         }
         Ok(QueryParams(Params {

@@ -11,7 +11,8 @@ use crate::error::ApiError;
 use crate::extract::Params;
 
 /// The longest seed text, in bytes: seeds are names, not documents.
-pub(crate) const MAX_SEED_BYTES: usize = 256;
+/// (The planet crate's bound, so a planet's seed and a cave's agree.)
+pub(crate) const MAX_SEED_BYTES: usize = mangekyo_planet::params_json::MAX_SEED_BYTES;
 
 /// A seed from its text (digits are that number, other text is hashed),
 /// refused when longer than [`MAX_SEED_BYTES`].
@@ -28,6 +29,17 @@ pub(crate) fn parse_seed(text: &str) -> Result<Seed, ApiError> {
         ));
     }
     Ok(Seed::parse(text))
+}
+
+/// A seed from a URL path: as [`parse_seed`], but digits must be written
+/// without leading zeros (digits are that number, so `007` and `7` would
+/// be two URLs of one world).
+pub(crate) fn parse_path_seed(text: &str) -> Result<Seed, ApiError> {
+    let seed = parse_seed(text)?;
+    if text.bytes().all(|b| b.is_ascii_digit()) {
+        crate::canonical::check("path", "seed", text, &seed.value().to_string())?;
+    }
+    Ok(seed)
 }
 
 /// How long an unpinned generated URL may be cached: the content changes
@@ -127,6 +139,9 @@ impl Format {
 pub(crate) fn query_object(query: &Params, reserved: &[&str]) -> Result<Value, ApiError> {
     let mut root = Map::new();
     for (key, text) in query.iter().filter(|(k, _)| !reserved.contains(k)) {
+        if let Some(canonical) = crate::canonical::scalar_spelling(text) {
+            crate::canonical::check("query", key, text, &canonical)?;
+        }
         let mut node = &mut root;
         let mut parts = key.split('.').peekable();
         while let Some(part) = parts.next() {

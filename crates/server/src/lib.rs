@@ -38,6 +38,7 @@
 pub mod access;
 pub(crate) mod budget;
 mod cache;
+pub(crate) mod canonical;
 pub(crate) mod conn;
 pub(crate) mod content;
 pub(crate) mod error;
@@ -51,6 +52,7 @@ mod middleware;
 pub(crate) mod openapi;
 pub(crate) mod openapi_statuses;
 pub(crate) mod planets;
+pub(crate) mod public_url;
 pub(crate) mod routes;
 pub(crate) mod state;
 pub(crate) mod tiers;
@@ -75,10 +77,12 @@ use tracing::Level;
 pub use access::{Access, AccessOptions};
 pub use error::ApiError;
 pub use limits::Limits;
+pub use public_url::PublicUrl;
 pub use state::AppState;
 pub use viewer::Viewer;
 // What the rest of the workspace and the integration tests use; every
 // other item stays inside the crate (`unreachable_pub` holds that).
+pub use canonical::Spelled;
 pub use extract::{QueryParams, parse_json};
 pub use planets::{PLANET_TTL, parse_new_params, parse_params};
 pub use routes::document as openapi_document;
@@ -103,6 +107,10 @@ pub struct Config {
     /// Tokens and the rules for requests without one (decided for `addr`:
     /// [`Access::decide`]).
     pub access: AccessOptions,
+    /// The public base URL of absolute URLs in answers (TileJSON's tile
+    /// URLs); without it they come from the checked `Host` and
+    /// `X-Forwarded-Proto` and are never cached as shared or immutable.
+    pub public_url: Option<PublicUrl>,
 }
 
 impl Default for Config {
@@ -116,6 +124,7 @@ impl Default for Config {
             limits: Limits::default(),
             web: None,
             access: AccessOptions::default(),
+            public_url: None,
         }
     }
 }
@@ -145,7 +154,13 @@ impl Server {
         }
         let access = Access::decide(config.addr, config.access);
         tracing::info!("access: {}", access.describe());
-        let (router, state) = app_with(store, config.limits.clone(), viewer, access);
+        let (router, state) = app_with(
+            store,
+            config.limits.clone(),
+            viewer,
+            access,
+            config.public_url,
+        );
         Ok(Server {
             listener,
             router,
@@ -178,17 +193,20 @@ impl Server {
 }
 
 /// The router and its state over an open store, open to every request
-/// (as a loopback server without tokens is).
+/// (as a loopback server without tokens is), with no public URL
+/// configured.
 pub fn app(store: Store, limits: Limits, viewer: Viewer) -> (Router, AppState) {
-    app_with(store, limits, viewer, Access::default())
+    app_with(store, limits, viewer, Access::default(), None)
 }
 
-/// The router and its state over an open store, under `access`.
+/// The router and its state over an open store, under `access`, absolute
+/// URLs starting with `public_url` when given.
 pub fn app_with(
     store: Store,
     limits: Limits,
     viewer: Viewer,
     access: Access,
+    public_url: Option<PublicUrl>,
 ) -> (Router, AppState) {
     let (api, doc) = routes::api().split_for_parts();
     // Every origin may read; pages of the origins the operator named may
@@ -216,6 +234,7 @@ pub fn app_with(
         limits.clone(),
         openapi::OpenApiJson::new(&doc),
         access,
+        public_url,
     );
     let cors = cors
         .allow_headers([

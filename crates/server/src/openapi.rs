@@ -16,7 +16,12 @@ use utoipa::OpenApi;
 voxel caves, Hengband-style dungeons and islands. Every generated response is a pure function of its URL: \
 URLs that carry `v` (the generator version) and, for stored planets, `p` (the parameter hash) are served \
 with a strong content-hash ETag and `Cache-Control: public, max-age=31536000, immutable`; `If-None-Match` \
-gets 304. Errors are JSON: `{\"error\": {\"status\", \"code\", \"message\", \"parameter\", \"expected\"}}`. \
+gets 304. Every parameter has one spelling, so every answer one URL: integers without sign or leading zero, \
+fractional numbers as ECMAScript's `String(x)` writes them, lists (`layers`) without empty or repeated items \
+and in their documented order; any other spelling is a 400 whose `expected` is the canonical one. \
+Absolute URLs (TileJSON's) start with the server's `--public-url`; without it they come from `Host` and \
+`X-Forwarded-Proto` (checked) and the answer is `private`. \
+Errors are JSON: `{\"error\": {\"status\", \"code\", \"message\", \"parameter\", \"expected\"}}`. \
 The web viewer is served at `/`.",
         license(name = "MIT OR Apache-2.0")
     ),

@@ -11,7 +11,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
-use mangekyo_planet::{Planet, PlanetError, PlanetParams, Version};
+use mangekyo_planet::params_json::MAX_SEED_BYTES;
+use mangekyo_planet::{ParamsJsonError, Planet, PlanetError, PlanetParams, Version};
 use mangekyo_store::Store;
 use quick_cache::sync::Cache;
 
@@ -140,11 +141,11 @@ pub(crate) fn params_hash(params: &PlanetParams) -> String {
 
 /// Parses the parameters of a planet being created: as [`parse_params`],
 /// but an object without `generator_version` makes a planet of the newest
-/// version ([`Version::DEFAULT`]; stored records keep theirs).
+/// version ([`Version::DEFAULT`]; stored records keep theirs). The planet
+/// crate reads them ([`PlanetParams::from_new_json`]), as the CLI and the
+/// WebAssembly package do, so one object is one planet everywhere.
 pub fn parse_new_params(value: serde_json::Value) -> Result<PlanetParams, ApiError> {
-    let mut value = value;
-    PlanetParams::fill_new_planet_version(&mut value);
-    parse_params(value)
+    PlanetParams::from_new_json(value).map_err(|e| params_json_error(&e))
 }
 
 /// Parses a parameter object (omitted fields take the planet crate's
@@ -152,47 +153,26 @@ pub fn parse_new_params(value: serde_json::Value) -> Result<PlanetParams, ApiErr
 /// stored before versions existed mean) and checks it, naming the field at
 /// fault as `params.<field>`.
 pub fn parse_params(value: serde_json::Value) -> Result<PlanetParams, ApiError> {
-    // serde would read `[7]` as the struct's fields in order; only an
-    // object names them.
-    if !value.is_object() {
-        let kind = match value {
-            serde_json::Value::Null => "null",
-            serde_json::Value::Bool(_) => "a boolean",
-            serde_json::Value::Number(_) => "a number",
-            serde_json::Value::String(_) => "a string",
-            serde_json::Value::Array(_) => "an array",
-            serde_json::Value::Object(_) => "an object",
-        };
-        return Err(ApiError::invalid(
-            "params",
-            format!("params must be a JSON object (or left out for the defaults), got {kind}"),
-            "a JSON object",
-        ));
-    }
-    // A seed may be text, as everywhere else (`mangekyo planet --seed`,
-    // cave and island seeds): digits are that number, other text is
-    // hashed; the stored parameters hold the number.
-    let mut value = value;
-    if let Some(text) = value.get("seed").and_then(serde_json::Value::as_str) {
-        if text.len() > crate::generated::MAX_SEED_BYTES {
-            crate::generated::parse_seed(text).map_err(|mut e| {
-                e.parameter = Some("params.seed".to_owned());
-                e
-            })?;
+    PlanetParams::from_json(value).map_err(|e| params_json_error(&e))
+}
+
+/// The planet crate's refusal of a parameter object as an HTTP answer.
+fn params_json_error(err: &ParamsJsonError) -> ApiError {
+    match err {
+        ParamsJsonError::Malformed(_) => ApiError::malformed_body(err.to_string()),
+        ParamsJsonError::NotObject(_) => {
+            ApiError::invalid("params", err.to_string(), "a JSON object")
         }
-        let seed = mangekyo_core::Seed::parse(text).value();
-        value["seed"] = serde_json::json!(seed);
+        ParamsJsonError::SeedTooLong(_) => ApiError::invalid(
+            "params.seed",
+            err.to_string(),
+            format!("at most {MAX_SEED_BYTES} bytes"),
+        ),
+        ParamsJsonError::Field { path, .. } => {
+            ApiError::invalid(path, err.to_string(), "see PlanetParams in /openapi.json")
+        }
+        ParamsJsonError::Invalid(e) => planet_error(e),
     }
-    let params: PlanetParams = serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = format!("params.{}", e.path());
-        ApiError::invalid(
-            &path,
-            format!("{path}: {}", e.inner()),
-            "see PlanetParams in /openapi.json",
-        )
-    })?;
-    params.validate().map_err(|e| planet_error(&e))?;
-    Ok(params)
 }
 
 /// Deserialises a field that is present as `Some`, even when it is

@@ -11,6 +11,7 @@ use crate::limits::{ComputeGate, Limits};
 use crate::metrics::Metrics;
 use crate::openapi::OpenApiJson;
 use crate::planets::PlanetCache;
+use crate::public_url::PublicUrl;
 use crate::tiers::Tiers;
 
 /// The shared state; cloning is cheap.
@@ -40,11 +41,20 @@ pub struct Inner {
     pub access: Access,
     /// What each token has used of its quotas.
     pub(crate) usage: Usage,
+    /// The base of absolute URLs (`--public-url`); without it they are
+    /// built from checked request headers (`public_url.rs`).
+    pub public_url: Option<PublicUrl>,
 }
 
 impl AppState {
     /// State over an open store, serving `openapi` as its document.
-    pub fn new(store: Store, limits: Limits, openapi: OpenApiJson, access: Access) -> AppState {
+    pub fn new(
+        store: Store,
+        limits: Limits,
+        openapi: OpenApiJson,
+        access: Access,
+        public_url: Option<PublicUrl>,
+    ) -> AppState {
         let metrics = Arc::new(Metrics::new());
         AppState(Arc::new(Inner {
             store,
@@ -57,6 +67,7 @@ impl AppState {
             openapi,
             access,
             usage: Usage::default(),
+            public_url,
         }))
     }
 }

@@ -116,3 +116,29 @@ async fn bad_points_are_refused_by_name() {
     server.get_json("/healthz", 200).await;
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn far_longitudes_wrap_exactly() {
+    let db = TestDb::new(mangekyo_store::Backend::Sqlite).await;
+    let server = TestServer::start(&db).await;
+    let planet = server.create_planet("Wrap", small_params(9)).await;
+    let template = planet["links"]["locate"].as_str().unwrap().to_owned();
+    // 1e17 = 277,777,777,777,777 · 360 + 280: the point at 280 − 360 = −80.
+    // Through 1e17 · π/180 it would land anywhere (the radians are a
+    // quarter apart at that size).
+    for (far, near) in [
+        ("100000000000000000", "-80"),
+        ("-100000000000000000", "80"),
+        ("360000000000045.5", "45.5"),
+        ("-190.5", "169.5"),
+    ] {
+        for projection in ["equirectangular", "cube"] {
+            let at =
+                |lon: &str| format!("{template}&lat=20.25&lon={lon}&projection={projection}&lod=0");
+            let a: Value = server.get_json(&at(far), 200).await;
+            let b: Value = server.get_json(&at(near), 200).await;
+            assert_eq!(a, b, "lon {far} is lon {near} ({projection})");
+        }
+    }
+    server.stop().await;
+}

@@ -28,8 +28,8 @@ pub fn generator_versions() -> Value {
 }
 
 /// Parameters from JSON text, refused with serde's own account of the
-/// field at fault. Empty or absent text is `{}`, so it means what a stored
-/// parameter object without fields means (for a planet: version 1).
+/// field at fault. Empty or absent text is `{}`. (A planet's are read by
+/// the planet crate, as every surface reads them: see [`planet`].)
 fn params<P: DeserializeOwned>(what: &str, text: Option<&str>) -> Result<P, Refusal> {
     let text = match text.map(str::trim) {
         None | Some("") => "{}",
@@ -101,10 +101,13 @@ impl Caves {
     }
 }
 
-/// A planet built from its parameters (`PlanetParams` as JSON; without
-/// `generator_version` it is version 1, as stored planets are).
+/// A new planet from its parameters (`PlanetParams` as JSON text, read as
+/// the service's `POST /v1/planets` and `mangekyo planet --params` read
+/// them: an object only, a text seed hashed, without `generator_version`
+/// the newest version; empty or absent text is the default planet).
 pub fn planet(params: Option<&str>) -> Result<Planet, Refusal> {
-    let params: PlanetParams = self::params("planet", params)?;
+    let params = PlanetParams::from_new_json_text(params.unwrap_or_default())
+        .map_err(|e| format!("planet parameters: {e}"))?;
     Planet::new(params).map_err(|e| e.to_string())
 }
 
@@ -250,12 +253,12 @@ mod tests {
         assert!(err.contains("format"), "{err}");
         let err = caves.chunk(0, 1 << 21, 0, None, None).unwrap_err();
         assert!(err.contains("cy"), "{err}");
-        let planet = planet(None).unwrap();
         assert_eq!(
-            planet.version(),
-            mangekyo_planet::Version::V1,
-            "no parameters: version 1, as stored"
+            planet(None).unwrap().version(),
+            mangekyo_planet::Version::DEFAULT,
+            "no parameters: the default planet, as the service and the CLI make"
         );
+        let planet = planet(Some(r#"{"generator_version": 1}"#)).unwrap();
         let err = planet_chunk(&planet, "mercator", 0, 0, 0, None)
             .err()
             .unwrap();
@@ -274,9 +277,46 @@ mod tests {
         assert!(err.contains("fr"), "{err}");
     }
 
+    /// The service's `POST /v1/planets` reads the same table
+    /// (`crates/server/tests/params_parity.rs`): one object, one planet.
+    #[test]
+    fn planets_are_read_as_the_service_reads_them() {
+        let table = include_str!("../../planet/tests/params_json_cases.txt");
+        let mut rows = 0;
+        for line in table
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            let (verdict, json) = line.split_once('\t').unwrap();
+            rows += 1;
+            // Building a planet computes nothing yet (its tier waits for
+            // the first chunk), so every row is cheap.
+            let got = planet(Some(json));
+            match verdict {
+                "refuse" => assert!(got.is_err(), "{json} is refused"),
+                "default" => assert_eq!(
+                    got.unwrap_or_else(|e| panic!("{json}: {e}")).version(),
+                    mangekyo_planet::Version::DEFAULT,
+                    "{json}"
+                ),
+                name => assert_eq!(
+                    got.unwrap_or_else(|e| panic!("{json}: {e}"))
+                        .version()
+                        .name(),
+                    name,
+                    "{json}"
+                ),
+            }
+        }
+        assert!(rows >= 20);
+    }
+
     #[test]
     fn neighbouring_planet_chunks_share_their_edge() {
-        let planet = planet(Some(r#"{"radius": 200000, "pixel_size": 50}"#)).unwrap();
+        let planet = planet(Some(
+            r#"{"radius": 200000, "pixel_size": 50, "generator_version": 1}"#,
+        ))
+        .unwrap();
         let left = planet_chunk(&planet, "tangent_cube", 0, 4, 3, Some("height")).unwrap();
         let right = planet_chunk(&planet, "tangent_cube", 0, 5, 3, Some("height")).unwrap();
         for j in 0..257 {

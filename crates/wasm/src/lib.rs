@@ -90,9 +90,11 @@ pub struct Planet(mangekyo_planet::Planet);
 
 #[wasm_bindgen]
 impl Planet {
-    /// A planet from its parameters as JSON text (`{"seed":7,
-    /// "generator_version":4}`; absent: version 1's defaults). Versions 3
-    /// and later compute their coarse tier on the first chunk (seconds).
+    /// A planet from its parameters as JSON text (`{"seed":7}`, read as
+    /// the service's `POST /v1/planets` reads them: an object, a text seed
+    /// hashed, without `generator_version` the newest version; absent: the
+    /// default planet). Versions 3 and later compute their coarse tier on
+    /// the first chunk (seconds; `"generator_version":1` has none).
     #[wasm_bindgen(constructor)]
     pub fn new(params: Option<String>) -> Result<Planet, JsError> {
         api::planet(params.as_deref()).map(Planet).map_err(refused)

@@ -17,6 +17,9 @@
 //! it only if its hash still matches; everything else is generated again.
 //! At most `--checkpoint-every` outputs per shard are redone after a kill.
 //!
+//! SIGTERM or Ctrl-C stops it between batches with every output written
+//! so far complete and journalled, exit 143 or 130 (see [`stop`]).
+//!
 //! Test hook: `MANGEKYO_BAKE_DIE_AFTER=k` ends the process abruptly (exit
 //! 137, nothing flushed) once k items have been generated in this run,
 //! exactly as a `kill -9` at that moment would.
@@ -25,7 +28,10 @@ mod guard;
 mod journal;
 pub(crate) mod plan;
 mod render;
+mod stop;
 mod target;
+
+pub(crate) use stop::Interrupted;
 
 use std::io::IsTerminal;
 use std::ops::RangeInclusive;
@@ -38,6 +44,7 @@ use rayon::prelude::*;
 use journal::Journal;
 use plan::{Item, Kind, MANIFEST_VERSION, Manifest, Output, Plan, Region, Shard};
 use render::Recipe;
+use stop::Stop;
 use target::Target;
 
 /// Items generated together (in parallel) between store round trips. A
@@ -176,6 +183,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("starting the runtime")?;
+    // From here on a signal stops the bake between batches, recorded
+    // (before, during the tier's computation, it ends it at once: nothing
+    // is written yet).
+    let stop = Stop::listen(&runtime);
     let bake = Bake {
         planet: &planet,
         recipe,
@@ -183,6 +194,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         target: &target,
         runtime: &runtime,
         checkpoint_every: common.checkpoint_every,
+        stop,
     };
     if common.merge {
         return bake.merge(&public_url);
@@ -197,6 +209,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         tally.verified
     )?;
     if shard.count == 1 {
+        if let Some(stopped) = bake.stop.asked() {
+            return Err(stopped.into());
+        }
         bake.merge(&public_url)?;
     }
     Ok(())
@@ -309,6 +324,7 @@ struct Bake<'a> {
     target: &'a Target,
     runtime: &'a tokio::runtime::Runtime,
     checkpoint_every: usize,
+    stop: Stop,
 }
 
 impl Bake<'_> {
@@ -349,6 +365,11 @@ impl Bake<'_> {
         let mut items: Vec<Item> = Vec::with_capacity(BATCH_ITEMS);
         let mut all = self.plan.shard_items(shard, &grid).map(|(_, item)| item);
         loop {
+            if let Some(stopped) = self.stop.asked() {
+                bar.finish_and_clear();
+                journal.flush()?;
+                return Err(stopped.into());
+            }
             items.clear();
             items.extend(all.by_ref().take(BATCH_ITEMS));
             if items.is_empty() {
@@ -524,7 +545,9 @@ impl Bake<'_> {
                 for name in self.target.list(dir).await? {
                     self.target.delete(&format!("{dir}/{name}")).await?;
                 }
+                self.target.remove_empty_folder(dir)?;
             }
+            self.target.remove_empty_folder("_bake")?;
             outln!(
                 "bake merged: {} items, {} outputs, manifest.json in {}",
                 merged.items,

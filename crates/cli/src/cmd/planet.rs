@@ -154,12 +154,10 @@ impl ParamArgs {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
                     .with_context(|| format!("reading {}", path.display()))?;
-                // A file describes a new planet, as a POST body does: no
-                // `generator_version` means the newest.
-                let mut value: serde_json::Value = serde_json::from_str(&text)
-                    .with_context(|| format!("parsing {}", path.display()))?;
-                PlanetParams::fill_new_planet_version(&mut value);
-                serde_json::from_value::<PlanetParams>(value)
+                // A file describes a new planet, read as a POST body and
+                // the WebAssembly `Planet` read one: no `generator_version`
+                // means the newest, a text seed is hashed.
+                PlanetParams::from_new_json_text(&text)
                     .with_context(|| format!("parsing {}", path.display()))?
             }
             None => PlanetParams::default(),

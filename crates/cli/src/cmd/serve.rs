@@ -40,6 +40,13 @@ pub(crate) struct Args {
     /// keep-alive connection may sit idle).
     #[arg(long, default_value_t = 10)]
     header_timeout: u64,
+    /// The URL clients reach this server at (`https://maps.example`, with
+    /// an optional path prefix): absolute URLs in answers (TileJSON's tile
+    /// URLs) start with it, and such answers may then be cached by a CDN
+    /// as immutable. Without it they are built from the request's checked
+    /// `Host` and `X-Forwarded-Proto` and marked `private`.
+    #[arg(long)]
+    public_url: Option<mangekyo_server::PublicUrl>,
     /// Access tokens: a file of `name scope sha256:<hex> [quotas]` lines
     /// (`mangekyo token new` makes them). With tokens, creating and
     /// deleting planets needs one. The environment variable
@@ -143,6 +150,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         limits,
         web: args.web,
         access,
+        public_url: args.public_url,
         ..Config::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -37,7 +37,7 @@ use utoipa_axum::routes;
 use crate::content::{Content, Lifetime, respond};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Params, PathParams, QueryParams};
-use crate::generated::{Format, parse_params, parse_seed, pinned_lifetime, query_object};
+use crate::generated::{Format, parse_params, parse_path_seed, pinned_lifetime, query_object};
 use crate::state::AppState;
 
 /// Query parameters that are not the cave field's.
@@ -61,7 +61,7 @@ struct World {
 
 fn world(path: &Params, query: &Params) -> Result<World, ApiError> {
     let seed_text: String = path.require("seed", "a seed (digits or text)")?;
-    let seed = parse_seed(&seed_text)?;
+    let seed = parse_path_seed(&seed_text)?;
     let lifetime = pinned_lifetime(query, "caves", mangekyo_caves::GENERATOR_VERSION)?;
     let params: CaveParams = parse_params(query_object(query, &RESERVED)?)?;
     let field = CaveField::new(&params, seed).map_err(|e| ApiError::refused(&e))?;

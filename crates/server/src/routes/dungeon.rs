@@ -19,7 +19,7 @@ use utoipa_axum::routes;
 use crate::content::{Content, respond};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{PathParams, QueryParams};
-use crate::generated::{Format, parse_params, parse_seed, pinned_lifetime, query_object};
+use crate::generated::{Format, parse_params, parse_path_seed, pinned_lifetime, query_object};
 use crate::state::AppState;
 
 const FORMATS: [Format; 3] = [Format::Json, Format::Png, Format::Ascii];
@@ -169,15 +169,15 @@ where
     P: DungeonParams + DeserializeOwned + Send + 'static,
 {
     let seed_text: String = path.require("seed", "a seed (digits or text)")?;
-    let seed = parse_seed(&seed_text)?;
+    let seed = parse_path_seed(&seed_text)?;
     let format = Format::from_query(query, &FORMATS)?;
     let scale = query
         .in_range("scale", 1..=view::rgb::MAX_SCALE)?
         .unwrap_or(DEFAULT_SCALE);
     let lifetime = pinned_lifetime(query, "dungeon", mangekyo_dungeon::GENERATOR_VERSION)?;
     let params: P = parse_params(query_object(query, &RESERVED)?)?;
-    // The key is built from the parsed parameters, so `width=40` and
-    // `width=040` share an entry.
+    // The key is built from the parsed parameters (`width=040` is
+    // refused as a second spelling of `width=40`, see `canonical.rs`).
     let params_json = serde_json::to_value(&params)
         .map_err(|e| ApiError::internal("serialising parameters", &e))?;
     let version = mangekyo_dungeon::GENERATOR_VERSION;

@@ -18,7 +18,7 @@ use utoipa_axum::routes;
 use crate::content::{Content, respond};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{PathParams, QueryParams};
-use crate::generated::{Format, parse_seed, pinned_lifetime};
+use crate::generated::{Format, parse_path_seed, pinned_lifetime};
 use crate::state::AppState;
 
 const FORMATS: [Format; 2] = [Format::Json, Format::Svg];
@@ -55,7 +55,7 @@ async fn example_island(
 ) -> Result<Response, ApiError> {
     query.only(&["format", "scope", "lang", "v"])?;
     let seed_text: String = path.require("seed", "a seed (digits or text)")?;
-    let seed = parse_seed(&seed_text)?;
+    let seed = parse_path_seed(&seed_text)?;
     let format = Format::from_query(&query, &FORMATS)?;
     let lifetime = pinned_lifetime(&query, "island", mangekyo_island::GENERATOR_VERSION)?;
     let defs = example_world();

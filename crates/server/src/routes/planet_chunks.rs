@@ -75,7 +75,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         ("lod" = u32, Path, description = "Level of detail, 0..=max_lod of the planet (each level doubles the spacing)"),
         ("cx" = u32, Path, description = "Chunk column, 0..width of the projection's chunk grid at this lod"),
         ("cy" = u32, Path, description = "Chunk row, 0..height of the chunk grid"),
-        ("layers" = Option<String>, Query, description = "Comma list of height, temperature, humidity, biome, uplift, plate (from version 2), water, flow (from version 3), precipitation, biome_weights (from version 4), or all (default all; png16/r16/f32: one of height, uplift, plate, water, flow, precipitation)"),
+        ("layers" = Option<String>, Query, description = "Comma list, each name once and in this order, of height, temperature, humidity, biome, uplift, plate (from version 2), water, flow (from version 3), precipitation, biome_weights (from version 4), or all (default all; png16/r16/f32: one of height, uplift, plate, water, flow, precipitation)"),
         ("format" = Option<String>, Query, pattern = "^(json|bin|png16|png|r16|f32|preview)$", description = "json (default), bin, png16 (alias png), r16, f32 or preview"),
         ("edge" = Option<String>, Query, description = "exclusive (256 samples a side, default) or shared (257: the next chunks' first row and column)"),
         ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL (immutable caching for a released version)"),

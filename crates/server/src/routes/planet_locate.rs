@@ -52,7 +52,7 @@ pub(crate) struct LocatedView {
     params(
         ("id" = i64, Path, description = "The planet's id"),
         ("lat" = f64, Query, description = "Latitude in degrees, -90..=90"),
-        ("lon" = f64, Query, description = "Longitude in degrees east, any finite value (it wraps)"),
+        ("lon" = f64, Query, description = "Longitude in degrees east, any finite value (it wraps exactly: 100000000000000000 is -80)"),
         ("projection" = Option<String>, Query, description = "equirectangular (default), cube, tangent_cube or octahedral"),
         ("lod" = Option<u32>, Query, description = "Level of detail, 0..=max_lod of the planet (default 0)"),
         ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL"),

@@ -73,7 +73,7 @@ async fn pyramid(
         ("level" = u32, Path, description = "0 (one tile per face) ..= max_level of pyramid.json"),
         ("x" = u32, Path, description = "Column, 0..2^level"),
         ("y" = u32, Path, description = "Row, 0..2^level"),
-        ("layers" = Option<String>, Query, description = "Comma list of height, biome and (from version 3) water; default height,biome"),
+        ("layers" = Option<String>, Query, description = "Comma list, each name once and in this order, of height, biome and (from version 3) water; default height,biome"),
         ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL (immutable caching for a released version)"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),

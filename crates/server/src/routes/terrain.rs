@@ -88,11 +88,11 @@ async fn tile(
     let file = path.text("file").unwrap_or_default();
     let y = file
         .strip_suffix(".terrain")
-        .and_then(|y| y.parse::<u32>().ok())
+        .and_then(|y| y.parse::<u32>().ok().filter(|v| v.to_string() == y))
         .ok_or_else(|| {
             ApiError::invalid(
                 "y",
-                format!("the tile file must be {{y}}.terrain, got {file:?}"),
+                format!("the tile file must be {{y}}.terrain (y in decimal digits, no leading zero), got {file:?}"),
                 "a tile row followed by .terrain",
             )
         })?;

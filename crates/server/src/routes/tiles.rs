@@ -10,10 +10,12 @@ use serde_json::json;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::content::{Content, respond};
+use crate::content::{Content, Lifetime, respond};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{PathParams, QueryParams};
+use crate::generated::UNPINNED_SECONDS;
 use crate::planets::planet_error;
+use crate::public_url::{self, Origin};
 use crate::routes::planets::planet_id;
 use crate::state::AppState;
 
@@ -92,8 +94,12 @@ async fn tile(
 }
 
 /// The TileJSON 3.0 document of a planet's Terrarium tiles. Tile URLs are
-/// absolute, built from the request's `Host` (and `X-Forwarded-Proto`),
-/// and pinned to the planet's version and hash.
+/// absolute (TileJSON asks for that) and pinned to the planet's version
+/// and hash. They start with the server's `--public-url`; without one,
+/// with the request's `Host` and `X-Forwarded-Proto`, which must be a plain
+/// `host[:port]` and `http` or `https` (else 400), and the answer is then
+/// `private` with `Vary: Host, X-Forwarded-Proto`: no shared cache keeps
+/// one client's headers for another.
 #[utoipa::path(get, path = "/v1/planets/{id}/tilejson.json", tag = "planets",
     params(
         ("id" = i64, Path, description = "The planet's id"),
@@ -103,6 +109,7 @@ async fn tile(
     ),
     responses(
         (status = 200, description = "TileJSON 3.0.0", body = Object),
+        (status = 400, description = "size is not 256 or 512, or (without --public-url) Host is not a host[:port] or X-Forwarded-Proto is not http or https", body = ErrorBody),
         (status = 404, description = "No such planet", body = ErrorBody),
     ))]
 async fn tilejson(
@@ -126,16 +133,10 @@ async fn tilejson(
     let planet = state.planets.get(&state.store, id).await?;
     let lifetime = planet.lifetime(&query)?;
     let params = planet.params()?;
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("127.0.0.1:8080");
-    let scheme = headers
-        .get("x-forwarded-proto")
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("http");
+    let origin = public_url::origin(state.public_url.as_ref(), &headers)?;
     let tiles = format!(
-        "{scheme}://{host}/v1/planets/{id}/tiles/{{z}}/{{x}}/{{y}}?size={size}&{}",
+        "{}/v1/planets/{id}/tiles/{{z}}/{{x}}/{{y}}?size={size}&{}",
+        origin.base(),
         planet.pin_query()
     );
     let doc = json!({
@@ -152,7 +153,23 @@ async fn tilejson(
         "encoding": "terrarium",
         "tileSize": size,
     });
-    Ok(respond(&Content::json(&doc), lifetime, &headers))
+    let content = Content::json(&doc);
+    Ok(match origin {
+        Origin::Configured(_) => respond(&content, lifetime, &headers),
+        // Built from this request's headers: never shared, never immutable.
+        Origin::Request(_) => {
+            let seconds = match lifetime {
+                Lifetime::Seconds(s) | Lifetime::Private(s) => s,
+                Lifetime::Immutable | Lifetime::NoStore => UNPINNED_SECONDS,
+            };
+            let mut response = respond(&content, Lifetime::Private(seconds), &headers);
+            response.headers_mut().insert(
+                header::VARY,
+                header::HeaderValue::from_static(public_url::VARY_ORIGIN),
+            );
+            response
+        }
+    })
 }
 
 /// The deepest zoom whose equatorial tile pixel is still at least the

@@ -57,13 +57,15 @@ pub(crate) struct TestServer {
 impl TestServer {
     /// Starts a server over `db` with `limits`.
     pub(crate) async fn start_with(db: &TestDb, limits: Limits) -> TestServer {
-        let config = Config {
-            addr: "127.0.0.1:0".parse().unwrap(),
-            db: db.url().clone(),
-            limits,
-            ..Config::default()
-        };
-        TestServer::start_config(db, config).await
+        TestServer::start_config(
+            db,
+            Config {
+                addr: "127.0.0.1:0".parse().unwrap(),
+                limits,
+                ..Config::default()
+            },
+        )
+        .await
     }
 
     /// Starts a server over `db` as `config` says (its `db` is replaced by

@@ -103,6 +103,23 @@ impl Target {
         }
     }
 
+    /// Removes the folder `rel` of a local target if it is empty (an
+    /// object store has no folders: a prefix with no objects is gone).
+    /// A folder still holding something (another bake's records) stays.
+    pub(super) fn remove_empty_folder(&self, rel: &str) -> anyhow::Result<()> {
+        let Some(dir) = &self.local else {
+            return Ok(());
+        };
+        let mut folder = dir.clone();
+        folder.extend(rel.split('/').filter(|p| !p.is_empty()));
+        match std::fs::remove_dir(&folder) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(_) if std::fs::read_dir(&folder).is_ok_and(|mut d| d.next().is_some()) => Ok(()),
+            Err(e) => Err(e).with_context(|| format!("removing {}", folder.display())),
+        }
+    }
+
     /// The names of the objects directly under the folder `rel`, sorted.
     pub(super) async fn list(&self, rel: &str) -> anyhow::Result<Vec<String>> {
         let prefix = self.path(rel);
