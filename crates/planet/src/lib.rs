@@ -86,6 +86,7 @@ pub mod geology;
 pub mod graph;
 pub mod hydro;
 pub mod layers;
+pub mod lonlat_rings;
 mod params;
 pub mod params_json;
 mod planet;

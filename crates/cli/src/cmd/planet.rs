@@ -15,7 +15,9 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mangekyo_core::Seed;
 use mangekyo_formats::{ChunkFormat, chunk};
+use mangekyo_planet::geology::layers::PlateLayer;
 use mangekyo_planet::hydro::geojson::BBox;
+use mangekyo_planet::hydro::layers::WaterLayer;
 use mangekyo_planet::view::{Overlay, PreviewLayer};
 use mangekyo_planet::{
     Chunk, ChunkAddress, ChunkRequest, Edge, LatLon, Planet, PlanetParams, Projection, distortion,
@@ -57,12 +59,17 @@ enum What {
     },
     /// One chunk, or a block of chunks (`--cx 0..4`), as a heightmap, JSON or picture.
     Chunk(ChunkArgs),
-    /// The plates of a version-2 planet as GeoJSON (QGIS opens it): a
-    /// polygon per plate, boundaries with their type and relative velocity.
+    /// The plates of a version-2 planet as GeoJSON: a polygon per plate,
+    /// boundaries with their type and relative velocity. With `--kind`, one
+    /// layer GIS tools (ogr2ogr to Shapefile or GeoPackage) accept as is.
     Plates {
         /// Raster cell in degrees the outlines are traced on (0.1..=10, dividing 180).
         #[arg(long, default_value_t = 1.0)]
         cell_deg: f64,
+        /// One layer: plate (valid, dissolved polygons) or boundary (merged
+        /// lines); without it, the original mixed document (raster strips).
+        #[arg(long)]
+        kind: Option<String>,
         /// Where to write the GeoJSON.
         #[arg(short, long, default_value = "plates.geojson")]
         output: PathBuf,
@@ -71,11 +78,16 @@ enum What {
     },
     /// The rivers, lakes and basins of a version-3 planet as GeoJSON: a
     /// line per river link (discharge, Strahler order, upstream area,
-    /// length, mouth), a polygon per lake, a point per basin.
+    /// length, mouth), a polygon per lake, a point per basin. With
+    /// `--kind`, one layer GIS tools accept as is.
     Rivers {
         /// Only features with a point inside west,south,east,north (degrees).
         #[arg(long, allow_hyphen_values = true)]
         bbox: Option<String>,
+        /// One layer: river (lines cut at the antimeridian), lake (valid,
+        /// dissolved polygons) or basin; without it, the original mixed document.
+        #[arg(long)]
+        kind: Option<String>,
         /// Where to write the GeoJSON.
         #[arg(short, long, default_value = "rivers.geojson")]
         output: PathBuf,
@@ -271,15 +283,18 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         What::Chunk(c) => chunks(&c),
         What::Plates {
             cell_deg,
+            kind,
             output,
             params,
         } => {
             // Plates read no tier: the library checks `cell_deg` first.
+            let kind = kind.as_deref().map(PlateLayer::parse).transpose()?;
             check_output_dir(&output)?;
-            plates(&params.planet()?, cell_deg, &output)
+            plates(&params.planet()?, cell_deg, kind, &output)
         }
         What::Rivers {
             bbox,
+            kind,
             output,
             params,
         } => {
@@ -287,10 +302,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             // like every other value the library refuses. A version without
             // rivers has no tier to compute: the library refuses it at once.
             let bbox = bbox.as_deref().map(BBox::parse).transpose()?;
+            let kind = kind.as_deref().map(WaterLayer::parse).transpose()?;
             let planet = params.planet()?;
             check_output_dir(&output)?;
             let planet = with_tier(planet, params.tier_cache().as_deref())?;
-            rivers(&planet, bbox, &output)
+            rivers(&planet, bbox, kind, &output)
         }
         What::Projections { cells } => projections(cells),
     }
@@ -354,8 +370,16 @@ pub(crate) fn with_tier(planet: Planet, cache: Option<&Path>) -> anyhow::Result<
     Ok(planet)
 }
 
-fn rivers(planet: &Planet, bbox: Option<BBox>, output: &Path) -> anyhow::Result<()> {
-    let geojson = mangekyo_planet::hydro::geojson::rivers_geojson(planet, bbox)?;
+fn rivers(
+    planet: &Planet,
+    bbox: Option<BBox>,
+    kind: Option<WaterLayer>,
+    output: &Path,
+) -> anyhow::Result<()> {
+    let geojson = match kind {
+        Some(kind) => mangekyo_planet::hydro::layers::water_layer(planet, bbox, kind)?,
+        None => mangekyo_planet::hydro::geojson::rivers_geojson(planet, bbox)?,
+    };
     let features = geojson["features"].as_array().map_or(0, Vec::len);
     crate::atomic::write(output, &serde_json::to_vec(&geojson)?)?;
     errln!(
@@ -370,8 +394,16 @@ fn rivers(planet: &Planet, bbox: Option<BBox>, output: &Path) -> anyhow::Result<
     Ok(())
 }
 
-fn plates(planet: &Planet, cell_deg: f64, output: &Path) -> anyhow::Result<()> {
-    let geojson = mangekyo_planet::geology::plates_geojson(planet, cell_deg)?;
+fn plates(
+    planet: &Planet,
+    cell_deg: f64,
+    kind: Option<PlateLayer>,
+    output: &Path,
+) -> anyhow::Result<()> {
+    let geojson = match kind {
+        Some(kind) => mangekyo_planet::geology::layers::plates_layer(planet, cell_deg, kind)?,
+        None => mangekyo_planet::geology::plates_geojson(planet, cell_deg)?,
+    };
     let features = geojson["features"].as_array().map_or(0, Vec::len);
     crate::atomic::write(output, &serde_json::to_vec(&geojson)?)?;
     errln!(

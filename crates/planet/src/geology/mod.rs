@@ -15,6 +15,7 @@
 //! planet has Earth's proportions.
 
 mod geojson;
+pub mod layers;
 pub use geojson::plates_geojson;
 
 use crate::geo::{Dir, cross, dot, normalise};

@@ -18,6 +18,7 @@
 pub mod carve;
 pub mod erosion;
 pub mod geojson;
+pub mod layers;
 pub mod rivers;
 pub mod routing;
 

@@ -54,22 +54,30 @@ async fn status(
     Ok(response)
 }
 
-/// The plates of a version-2 planet as GeoJSON: one `MultiPolygon` per
-/// plate (traced on a raster of `cell_deg` degrees, with its Euler pole
-/// and rate) and one `LineString` per raster edge where two plates meet,
-/// with `type` (convergent, divergent, transform) and the relative
-/// velocity (`convergence_mm_yr`, `shear_mm_yr`). QGIS opens it as is.
+/// The plates of a version-2 planet as GeoJSON. With `kind=plate` or
+/// `kind=boundary`, one layer that GIS tools (GDAL/`ogr2ogr` to Shapefile
+/// or GeoPackage, shapely) accept as is (RFC 7946): `plate`, one valid
+/// `MultiPolygon` per plate (the raster's cells dissolved and smoothed,
+/// counter-clockwise, its Euler pole and rate); `boundary`, one
+/// `LineString` per stretch of one boundary `type` (convergent, divergent,
+/// transform) between two plates, with `plates`, the length-weighted mean
+/// `convergence_mm_yr` and `shear_mm_yr`, and `length_km`. Without
+/// `kind`, the original mixed document (byte-stable under pinned URLs):
+/// one `MultiPolygon` of raster strips per plate and one two-point
+/// `LineString` per raster edge; QGIS displays it, but its polygons are not
+/// valid simple features.
 #[utoipa::path(get, path = "/v1/planets/{id}/plates.geojson", tag = "planets",
     params(
         ("id" = i64, Path, description = "The planet's id"),
         ("cell_deg" = Option<f64>, Query, description = "Raster cell in degrees, 0.1..=10 and dividing 180 (default 1)"),
+        ("kind" = Option<String>, Query, description = "One layer: plate (valid polygons) or boundary (merged lines); without it, the original mixed document"),
         ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),
     responses(
         (status = 200, description = "GeoJSON FeatureCollection", content_type = "application/geo+json"),
         (status = 304, description = "Not modified"),
-        (status = 400, description = "cell_deg is invalid, or the planet is version 1 (no plates)", body = ErrorBody),
+        (status = 400, description = "cell_deg or kind is invalid, or the planet is version 1 (no plates)", body = ErrorBody),
         (status = 404, description = "No such planet, or the URL pins another version/hash", body = ErrorBody),
     ))]
 async fn plates(
@@ -78,25 +86,35 @@ async fn plates(
     QueryParams(query): QueryParams,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    query.only(&["cell_deg", "v", "p"])?;
+    use mangekyo_planet::geology::layers::{PlateLayer, plates_layer};
+    query.only(&["cell_deg", "kind", "v", "p"])?;
     let id = planet_id(&path)?;
     let cell_deg = query
         .parse::<f64>("cell_deg", "degrees, 0.1..=10 and dividing 180")?
         .unwrap_or(DEFAULT_CELL_DEG);
+    let layer = query
+        .text("kind")
+        .map(PlateLayer::parse)
+        .transpose()
+        .map_err(|e| planet_error(&e))?;
     let planet = state.planets.get(&state.store, id).await?;
     let lifetime = planet.lifetime(&query)?;
     let key = format!(
-        "planet_plates/{}/v{}/{}",
+        "planet_plates/{}/v{}/{}{}",
         planet.params_hash,
         planet.version()?,
-        cell_deg.to_bits()
+        cell_deg.to_bits(),
+        layer.map_or_else(String::new, |l| format!("/{}", l.name()))
     );
     let content = state
         .content
         .get_or_generate("planet_plates", key, &state.gate, move || {
             let built = planet.planet()?;
-            let doc = mangekyo_planet::geology::plates_geojson(&built, cell_deg)
-                .map_err(|e| planet_error(&e))?;
+            let doc = match layer {
+                Some(layer) => plates_layer(&built, cell_deg, layer),
+                None => mangekyo_planet::geology::plates_geojson(&built, cell_deg),
+            }
+            .map_err(|e| planet_error(&e))?;
             let bytes = serde_json::to_vec(&doc).map_err(|e| ApiError::internal("GeoJSON", &e))?;
             Ok(Content::new(bytes, "application/geo+json"))
         })
@@ -104,25 +122,31 @@ async fn plates(
     Ok(respond(&content, lifetime, &headers))
 }
 
-/// The rivers, lakes and basins of a version-3 planet as GeoJSON: one
-/// `LineString` per river link (`discharge_m3s`, `strahler`,
-/// `upstream_area_km2`, `main_stem_km`, `length_km`, `mouth`,
-/// `downstream_link`), one `MultiPolygon` per lake (`level_m`,
-/// `endorheic`), one `Point` per basin of at least 10⁴ km², and the land's
-/// `drains_to_sea_share`. `bbox=west,south,east,north` (degrees) keeps the
-/// features with a point inside. Waits for the coarse tier like chunks
-/// (503 + Retry-After while it computes).
+/// The rivers, lakes and basins of a version-3 planet as GeoJSON: river
+/// links (`discharge_m3s`, `strahler`, `upstream_area_km2`,
+/// `main_stem_km`, `length_km`, `mouth`, `downstream_link`), lakes
+/// (`level_m`, `endorheic`), basins of at least 10⁴ km² at their mouths,
+/// and the land's `drains_to_sea_share`. With `kind=river`, `kind=lake` or
+/// `kind=basin`, one layer that GIS tools accept as is (RFC 7946): one
+/// `MultiLineString` per river link, cut where it crosses the antimeridian;
+/// one valid `MultiPolygon` per lake, its cells dissolved, counter-clockwise
+/// and cut at the antimeridian; one `Point` per basin. Without `kind`, the
+/// original mixed document (byte-stable under pinned URLs: `LineString`
+/// rivers, a square per lake cell). `bbox=west,south,east,north` (degrees)
+/// keeps the features with a point inside. Waits for the coarse tier like
+/// chunks (503 + Retry-After while it computes).
 #[utoipa::path(get, path = "/v1/planets/{id}/rivers.geojson", tag = "planets",
     params(
         ("id" = i64, Path, description = "The planet's id"),
         ("bbox" = Option<String>, Query, description = "west,south,east,north in degrees: only features with a point inside"),
+        ("kind" = Option<String>, Query, description = "One layer: river, lake or basin; without it, the original mixed document"),
         ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),
     responses(
         (status = 200, description = "The rivers, lakes and basins", content_type = "application/geo+json"),
         (status = 304, description = "Not modified"),
-        (status = 400, description = "bbox is invalid, or the planet is older than version 3 (no rivers)", body = ErrorBody),
+        (status = 400, description = "bbox or kind is invalid, or the planet is older than version 3 (no rivers)", body = ErrorBody),
         (status = 404, description = "No such planet, or the URL pins another version/hash", body = ErrorBody),
         (status = 503, description = "The coarse tier is still computing (Retry-After)", body = ErrorBody),
     ))]
@@ -133,11 +157,17 @@ async fn rivers(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     use mangekyo_planet::hydro::geojson::{BBox, rivers_geojson};
-    query.only(&["bbox", "v", "p"])?;
+    use mangekyo_planet::hydro::layers::{WaterLayer, water_layer};
+    query.only(&["bbox", "kind", "v", "p"])?;
     let id = planet_id(&path)?;
     let bbox = query
         .text("bbox")
         .map(BBox::parse)
+        .transpose()
+        .map_err(|e| planet_error(&e))?;
+    let layer = query
+        .text("kind")
+        .map(WaterLayer::parse)
         .transpose()
         .map_err(|e| planet_error(&e))?;
     let planet = state.planets.get(&state.store, id).await?;
@@ -154,7 +184,7 @@ async fn rivers(
         return Ok(answer);
     }
     let key = format!(
-        "planet_rivers/{}/v{}/{}",
+        "planet_rivers/{}/v{}/{}{}",
         planet.params_hash,
         planet.version()?,
         bbox.map_or_else(String::new, |b| format!(
@@ -163,13 +193,18 @@ async fn rivers(
             b.south.to_bits(),
             b.east.to_bits(),
             b.north.to_bits()
-        ))
+        )),
+        layer.map_or_else(String::new, |l| format!("/kind={}", l.name()))
     );
     let content = state
         .content
         .get_or_generate("planet_rivers", key, &state.gate, move || {
             let built = planet.planet()?;
-            let doc = rivers_geojson(&built, bbox).map_err(|e| planet_error(&e))?;
+            let doc = match layer {
+                Some(layer) => water_layer(&built, bbox, layer),
+                None => rivers_geojson(&built, bbox),
+            }
+            .map_err(|e| planet_error(&e))?;
             let bytes = serde_json::to_vec(&doc).map_err(|e| ApiError::internal("GeoJSON", &e))?;
             Ok(Content::new(bytes, "application/geo+json"))
         })
