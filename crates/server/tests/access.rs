@@ -415,3 +415,52 @@ async fn the_openapi_document_declares_the_bearer_scheme() {
     assert_eq!(list["security"], json!([{}, {"bearer": ["read"]}]));
     assert_eq!(doc["paths"]["/healthz"]["get"]["security"], json!([{}]));
 }
+
+#[tokio::test]
+async fn any_authorization_header_is_a_4xx_never_a_5xx() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let access = AccessOptions {
+        tokens: tokens(""),
+        ..AccessOptions::default()
+    };
+    let server = start(&db, "127.0.0.1:0", access).await;
+    let long = format!("Bearer {}", "x".repeat(8000));
+    let values: Vec<reqwest::header::HeaderValue> = [
+        "Bearer",
+        "Bearer ",
+        "bearer mgk_alice_secret ",
+        "Bearer  mgk_nope",
+        "Token mgk_alice_secret",
+        "Bearer \u{0}",
+        long.as_str(),
+    ]
+    .iter()
+    .filter_map(|v| reqwest::header::HeaderValue::from_str(v).ok())
+    .chain([reqwest::header::HeaderValue::from_bytes(b"Bearer \xff\xfe").unwrap()])
+    .collect();
+    for value in values {
+        for (method, path) in [
+            (Method::GET, "/v1/planets"),
+            (Method::POST, "/v1/planets"),
+            (Method::DELETE, "/v1/planets/1"),
+        ] {
+            let r = server
+                .client
+                .request(method.clone(), server.url(path))
+                .header("authorization", value.clone())
+                .json(&json!({"name": "X", "params": small_params(1)}))
+                .send()
+                .await
+                .unwrap();
+            let status = r.status().as_u16();
+            // A lowercase scheme and outer spaces are still the token.
+            let lenient = value
+                .to_str()
+                .is_ok_and(|v| v.trim_end() == "bearer mgk_alice_secret");
+            assert!(
+                (400..500).contains(&status) || (lenient && status < 300),
+                "{method} {path} with {value:?}: {status}"
+            );
+        }
+    }
+}

@@ -5,7 +5,7 @@
 //! cells dissolved into rings (holes included), counter-clockwise, cut at
 //! the antimeridian and closed over a pole it surrounds; `basin` — the
 //! basins' mouths as `Point`s. The properties are those of
-//! [`rivers_geojson`](super::geojson::rivers_geojson).
+//! [`rivers_geojson`].
 
 use super::geojson::{BBox, rivers_geojson};
 use super::routing::NONE;
