@@ -70,6 +70,23 @@ async fn create(server: &TestServer, name: &str, token: Option<&str>) -> (u16, V
     (status, json)
 }
 
+/// Creates a planet from `body` with `token`.
+async fn post(
+    server: &TestServer,
+    token: &str,
+    body: Value,
+) -> (u16, reqwest::header::HeaderMap, Value) {
+    send(
+        server,
+        Method::POST,
+        "/v1/planets",
+        Some(token),
+        None,
+        Some(body),
+    )
+    .await
+}
+
 fn code(json: &Value) -> &str {
     json["error"]["code"].as_str().unwrap_or("(no error code)")
 }
@@ -261,25 +278,9 @@ async fn quotas_refuse_with_429() {
     assert_eq!(status, 201);
     // A version-2 planet starts a tier computation: one an hour.
     let body = |name: &str| json!({"name": name, "params": small_params_v2(5)});
-    let (status, _, json) = send(
-        &server,
-        Method::POST,
-        "/v1/planets",
-        Some(ALICE),
-        None,
-        Some(body("Two")),
-    )
-    .await;
+    let (status, _, json) = post(&server, ALICE, body("Two")).await;
     assert!([201, 202].contains(&status), "{json}");
-    let (status, _, json) = send(
-        &server,
-        Method::POST,
-        "/v1/planets",
-        Some(ALICE),
-        None,
-        Some(body("Three")),
-    )
-    .await;
+    let (status, _, json) = post(&server, ALICE, body("Three")).await;
     assert_eq!((status, code(&json)), (429, "quota_exceeded"), "{json}");
     assert!(
         json["error"]["message"]
@@ -301,25 +302,9 @@ async fn quotas_refuse_with_429() {
         },
     )
     .await;
-    let (status, _, json) = send(
-        &per_hour,
-        Method::POST,
-        "/v1/planets",
-        Some(ALICE),
-        None,
-        Some(body("Four")),
-    )
-    .await;
+    let (status, _, json) = post(&per_hour, ALICE, body("Four")).await;
     assert!([201, 202].contains(&status), "{json}");
-    let (status, headers, json) = send(
-        &per_hour,
-        Method::POST,
-        "/v1/planets",
-        Some(ALICE),
-        None,
-        Some(body("Five")),
-    )
-    .await;
+    let (status, headers, json) = post(&per_hour, ALICE, body("Five")).await;
     assert_eq!((status, code(&json)), (429, "quota_exceeded"), "{json}");
     let retry: u64 = headers["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((3000..=3600).contains(&retry), "{retry}");
