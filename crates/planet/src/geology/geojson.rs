@@ -119,6 +119,38 @@ pub fn plates_geojson(
     }))
 }
 
+/// The plate of every cell of a `cell_deg` latitude/longitude raster
+/// (`h` rows from the north pole, `w` columns from −180°), with the
+/// planet's plates: what the plates document and its GIS layers trace.
+pub(super) fn plate_raster(
+    planet: &crate::Planet,
+    cell_deg: f64,
+) -> Result<(&Plates, usize, usize, Vec<u16>), crate::PlanetError> {
+    let plates = planet.require_plates()?;
+    if !(cell_deg.is_finite()
+        && (0.1..=10.0).contains(&cell_deg)
+        && (180.0 / cell_deg).fract() == 0.0)
+    {
+        return Err(crate::PlanetError::address(
+            "cell_deg",
+            cell_deg,
+            "in 0.1 ..= 10 degrees, dividing 180",
+        ));
+    }
+    let radius = planet.params().radius;
+    let (w, h) = ((360.0 / cell_deg) as usize, (180.0 / cell_deg) as usize);
+    let lon = |x: f64| -180.0 + x * cell_deg;
+    let lat = |y: f64| 90.0 - y * cell_deg;
+    let dir = |la: f64, lo: f64| crate::LatLon { lat: la, lon: lo }.to_dir();
+    let centres: Vec<Dir> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .map(|(x, y)| dir(lat(y as f64 + 0.5), lon(x as f64 + 0.5)))
+        .collect();
+    let q = plates.warped(&centres, radius, Level::best());
+    let id: Vec<u16> = q.iter().map(|&q| plates.locate(q).plate).collect();
+    Ok((plates, w, h, id))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,36 +184,4 @@ mod tests {
         .unwrap();
         assert!(plates_geojson(&v1, 4.0).is_err());
     }
-}
-
-/// The plate of every cell of a `cell_deg` latitude/longitude raster
-/// (`h` rows from the north pole, `w` columns from −180°), with the
-/// planet's plates: what the plates document and its GIS layers trace.
-pub(super) fn plate_raster(
-    planet: &crate::Planet,
-    cell_deg: f64,
-) -> Result<(&Plates, usize, usize, Vec<u16>), crate::PlanetError> {
-    let plates = planet.require_plates()?;
-    if !(cell_deg.is_finite()
-        && (0.1..=10.0).contains(&cell_deg)
-        && (180.0 / cell_deg).fract() == 0.0)
-    {
-        return Err(crate::PlanetError::address(
-            "cell_deg",
-            cell_deg,
-            "in 0.1 ..= 10 degrees, dividing 180",
-        ));
-    }
-    let radius = planet.params().radius;
-    let (w, h) = ((360.0 / cell_deg) as usize, (180.0 / cell_deg) as usize);
-    let lon = |x: f64| -180.0 + x * cell_deg;
-    let lat = |y: f64| 90.0 - y * cell_deg;
-    let dir = |la: f64, lo: f64| crate::LatLon { lat: la, lon: lo }.to_dir();
-    let centres: Vec<Dir> = (0..h)
-        .flat_map(|y| (0..w).map(move |x| (x, y)))
-        .map(|(x, y)| dir(lat(y as f64 + 0.5), lon(x as f64 + 0.5)))
-        .collect();
-    let q = plates.warped(&centres, radius, Level::best());
-    let id: Vec<u16> = q.iter().map(|&q| plates.locate(q).plate).collect();
-    Ok((plates, w, h, id))
 }
