@@ -54,6 +54,6 @@ for (const [place, lat, lon] of [['mountain', 10, 20], ['lowland', 47, 96]]) {
   for (const lod of [0, 9]) {
     const [cx, cy] = planet.locate('tangent_cube', lod, lat, lon);
     const ms = median(20, () => planet.chunk('tangent_cube', lod, cx, cy));
-    console.log(`planet v1 ${place}_lod${lod} (${cx}, ${cy}), all layers, 257² as JSON text: ${ms.toFixed(1)} ms`);
+    console.log(`planet v1 ${place}_lod${lod} (${cx}, ${cy}), all layers, 256² as JSON text: ${ms.toFixed(1)} ms`);
   }
 }

@@ -177,3 +177,55 @@ fn shared_settings_have_one_name_on_the_cli_and_over_http() {
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
+
+/// The text clap prints for `--flag` in `mangekyo <args> --help`: from the
+/// flag to the next line that starts another flag.
+fn flag_help(args: &[&str], flag: &str) -> String {
+    let mut all: Vec<&str> = args.to_vec();
+    all.push("--help");
+    let text = String::from_utf8(mangekyo(&all).stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with(flag))
+        .unwrap_or_else(|| panic!("{args:?} has no {flag}"));
+    let end = lines[start + 1..]
+        .iter()
+        .position(|l| l.trim_start().starts_with('-'))
+        .map_or(lines.len(), |i| start + 1 + i);
+    lines[start..end].join(" ")
+}
+
+#[test]
+fn the_chunk_edge_has_one_default_on_every_surface() {
+    // The library's default is what the service answers without `edge=`
+    // (served bytes never change), so every other surface follows it; the
+    // WebAssembly operations' own test checks theirs against it.
+    let default = mangekyo_planet::Edge::default().name();
+    assert_eq!(default, "exclusive");
+    for args in [&["planet", "chunk"][..], &["bake", "chunks"][..]] {
+        let help = flag_help(args, "--edge");
+        assert!(
+            help.contains(&format!("[default: {default}]")),
+            "{args:?} --edge: {help}"
+        );
+    }
+    let doc = mangekyo_server::openapi_document();
+    let path = "/v1/planets/{id}/chunks/{projection}/{lod}/{cx}/{cy}";
+    let edge = doc["paths"][path]["get"]["parameters"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{path} is not in the document"))
+        .iter()
+        .find(|p| p["name"] == "edge")
+        .unwrap_or_else(|| panic!("{path} has no edge parameter"));
+    let description = edge["description"].as_str().unwrap_or_default();
+    assert!(
+        description.starts_with(&format!("{default} (")) && description.contains("the default"),
+        "{path} edge: {description}"
+    );
+    let table = names_table();
+    assert!(
+        table.contains(&format!("`edge` defaults to `{default}` on every surface")),
+        "docs/names.md names the one default"
+    );
+}

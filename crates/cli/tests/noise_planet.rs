@@ -117,7 +117,7 @@ fn a_planet_chunk_heightmap_is_the_librarys_chunk() {
                 cx: 1,
                 cy: 2,
             },
-            edge: Edge::Shared,
+            edge: Edge::Exclusive,
             layers: Layers::HEIGHT,
         })
         .unwrap();
@@ -125,7 +125,7 @@ fn a_planet_chunk_heightmap_is_the_librarys_chunk() {
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
         .collect();
-    assert_eq!(written.len(), 257 * 257, "shared edges by default");
+    assert_eq!(written.len(), 256 * 256, "exclusive edges by default");
     assert!(
         written
             .iter()
@@ -133,7 +133,7 @@ fn a_planet_chunk_heightmap_is_the_librarys_chunk() {
             .all(|(a, b)| a.to_bits() == b.to_bits()),
         "the file holds the library's heights bit for bit"
     );
-    assert_eq!(sidecar["width"], 257);
+    assert_eq!(sidecar["width"], 256);
     assert_eq!(sidecar["projection"], "octahedral");
     assert_eq!(
         (
@@ -354,7 +354,7 @@ fn version_4_previews_and_chunks_carry_the_climate_layers() {
                 cx: 2,
                 cy: 1,
             },
-            edge: Edge::Shared,
+            edge: Edge::Exclusive,
             layers: mangekyo_planet::Version::V4.layers(),
         })
         .unwrap();

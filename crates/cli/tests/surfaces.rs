@@ -1,8 +1,10 @@
 //! One answer from every surface: for the same parameters, `mangekyo`
 //! (the CLI), `mangekyo serve` (HTTP) and the WebAssembly package's
 //! operations (`mangekyo_wasm::api`, plain Rust, called natively here) hand
-//! out the same dungeon document and the same cave chunk bytes, with the
-//! mesher and format names parsed the same way.
+//! out the same dungeon document, the same cave chunk bytes and the same
+//! planet chunk from one parameter object (every default, the edge
+//! included, the same), with the mesher and format names parsed the same
+//! way.
 
 mod common;
 
@@ -123,6 +125,58 @@ async fn the_cli_the_service_and_the_wasm_api_agree() {
             "{format} {mesher}: wasm and service"
         );
     }
+
+    // One planet parameter object, one chunk: the CLI's file, the
+    // service's answer and the wasm api's text, all with every default
+    // (edge, layers) left unsaid. Version 1 has no coarse tier, so this
+    // stays cheap; the version a JSON object means is the shared table's
+    // business (`params_parity.rs`).
+    let params = r#"{"seed": "parity", "generator_version": 1, "radius": 300000}"#;
+    let params_file = dir.join("planet.json");
+    std::fs::write(&params_file, params).unwrap();
+    let chunk_file = dir.join("chunk.json");
+    cli(&[
+        "planet",
+        "chunk",
+        "--params",
+        params_file.to_str().unwrap(),
+        "--cx",
+        "1",
+        "--format",
+        "json",
+        "-o",
+        chunk_file.to_str().unwrap(),
+    ]);
+    let from_cli = std::fs::read(&chunk_file).unwrap();
+    let created = client
+        .post(server.url("/v1/planets"))
+        .json(&serde_json::json!({
+            "name": "parity",
+            "params": serde_json::from_str::<serde_json::Value>(params).unwrap(),
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert!(created.status().is_success(), "{}", created.status());
+    let id = created.json::<serde_json::Value>().await.unwrap()["id"].clone();
+    let path = format!("/v1/planets/{id}/chunks/tangent_cube/0/1/0?format=json");
+    let from_server = get(&client, &server, &path).await;
+    let planet = mangekyo_wasm::api::planet(Some(params)).unwrap();
+    let chunk =
+        mangekyo_wasm::api::planet_chunk(&planet, "tangent_cube", 0, 1, 0, None, None).unwrap();
+    let from_wasm = mangekyo_wasm::api::planet_chunk_json(&chunk).unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&from_server).unwrap();
+    assert_eq!(doc["edge"], "exclusive", "the one default edge");
+    assert_eq!(
+        from_cli.trim_ascii_end(),
+        &from_server[..],
+        "planet chunk: CLI and service"
+    );
+    assert_eq!(
+        from_wasm.as_bytes(),
+        &from_server[..],
+        "planet chunk: wasm and service"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 
     // An unknown name is refused by every surface with the one message.

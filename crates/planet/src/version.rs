@@ -107,6 +107,18 @@ pub enum TerrainTiles {
     Bordered,
 }
 
+/// How a version's lake layer (`rivers.geojson?kind=lake`) draws shores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LakeShores {
+    /// The outline of the lake's graph cells: a staircase of cell edges.
+    /// Frozen with versions 3 and 4, whose layers were served.
+    Cells,
+    /// That outline with each corner cut at a quarter of its edges: no
+    /// staircase (every turn at most about 45°), still a valid polygon, at
+    /// the data's own resolution.
+    CutCorners,
+}
+
 /// A version's stages, in the order a sample runs them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pipeline {
@@ -127,6 +139,8 @@ pub struct Pipeline {
     /// How its terrain tiles are sampled and their vertex normals
     /// computed (an output choice like the one above: no chunk changes).
     pub terrain_tiles: TerrainTiles,
+    /// How the lake layer draws shores (an output choice: no chunk changes).
+    pub lake_shores: LakeShores,
 }
 
 /// The coarse tier's layout (`tier/blob.rs`): what the blob holds.
@@ -173,6 +187,7 @@ const V1_PIPELINE: Pipeline = Pipeline {
     biomes: BiomeSet::Classic12,
     preview_prunes_rivers: false,
     terrain_tiles: TerrainTiles::OneSided,
+    lake_shores: LakeShores::Cells,
 };
 
 const V2_PIPELINE: Pipeline = Pipeline {
@@ -194,14 +209,16 @@ const V4_PIPELINE: Pipeline = Pipeline {
 };
 
 /// The next version so far: version 4's stages on noise version 2's
-/// lattice hash, and terrain tiles whose normals have no seams at tile
-/// edges (released versions keep their one-sided edge normals: those
-/// tiles' bytes were served as immutable and are pinned in
-/// `crates/formats/tests/stable_served.txt`, so fixing them in place
-/// would break the rule that a served byte never changes).
+/// lattice hash, terrain tiles whose normals have no seams at tile
+/// edges, and lake shores without the cells' staircase. Released versions
+/// keep their one-sided edge normals and cell outlines: those bytes were
+/// served as immutable (tiles pinned in
+/// `crates/formats/tests/stable_served.txt`), so fixing them in place
+/// would break the rule that a served byte never changes.
 const NEXT_PIPELINE: Pipeline = Pipeline {
     noise: LatticeHash::Hash2,
     terrain_tiles: TerrainTiles::Bordered,
+    lake_shores: LakeShores::CutCorners,
     ..V4_PIPELINE
 };
 

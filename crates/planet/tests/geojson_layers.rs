@@ -270,3 +270,61 @@ fn each_layer_holds_its_own_kind_and_names_a_wrong_one() {
     let b = serde_json::to_vec(&water_layer(&planet, None, WaterLayer::Lake).unwrap()).unwrap();
     assert_eq!(a, b);
 }
+
+/// Of the turns (over 5°) between consecutive edges of every lake ring,
+/// the share that are about right angles (70–110°: the graph's cells are
+/// not quite square): a staircase's.
+fn right_angle_share(doc: &Value) -> f64 {
+    let (mut right, mut turns) = (0usize, 0usize);
+    for f in doc["features"].as_array().unwrap() {
+        for p in f["geometry"]["coordinates"].as_array().unwrap() {
+            for ring in p.as_array().unwrap() {
+                let pts: Vec<Coord> = ring.as_array().unwrap().iter().map(coord).collect();
+                // Closed: the last point repeats the first.
+                let m = pts.len() - 1;
+                for i in 0..m {
+                    let (a, b, c) = (pts[(i + m - 1) % m], pts[i], pts[(i + 1) % m]);
+                    // Local east/north lengths: a degree of longitude
+                    // shrinks by cos(latitude).
+                    let k = libm::cos(b.y.to_radians());
+                    let (u, v) = (((b.x - a.x) * k, b.y - a.y), ((c.x - b.x) * k, c.y - b.y));
+                    let turn = libm::atan2(u.0 * v.1 - u.1 * v.0, u.0 * v.0 + u.1 * v.1)
+                        .abs()
+                        .to_degrees();
+                    if turn > 5.0 {
+                        turns += 1;
+                        right += usize::from((70.0..=110.0).contains(&turn));
+                    }
+                }
+            }
+        }
+    }
+    right as f64 / turns as f64
+}
+
+#[test]
+fn the_next_versions_lake_shores_have_no_staircase() {
+    // Released versions keep their cells' outline (served bytes never
+    // change): right angles at nearly every corner. The next version cuts
+    // each corner into two turns of about 45°, and its polygons stay valid.
+    let cells = water_layer(&planet(7), None, WaterLayer::Lake).unwrap();
+    let params: PlanetParams = serde_json::from_value(serde_json::json!({
+        "seed": 7,
+        "graph_n": 408,
+        "generator_version": "next",
+    }))
+    .unwrap();
+    let cut = water_layer(&Planet::new(params).unwrap(), None, WaterLayer::Lake).unwrap();
+    assert_clean(&cut, "next lakes");
+    assert!(!cut["features"].as_array().unwrap().is_empty());
+    let (before, after) = (right_angle_share(&cells), right_angle_share(&cut));
+    println!("right-angle turns: cells {before:.2}, cut corners {after:.2}");
+    assert!(
+        before > 0.6,
+        "cell outlines: {before:.2} of turns are right angles"
+    );
+    assert!(
+        after < 0.05,
+        "cut corners: {after:.2} of turns are right angles (cells {before:.2})"
+    );
+}

@@ -112,8 +112,9 @@ pub fn planet(params: Option<&str>) -> Result<Planet, Refusal> {
 }
 
 /// One chunk of `planet` and the layers asked for (`height`, `biome`, …,
-/// comma separated; all of the version's when absent), sampled with the
-/// shared edge (257² samples).
+/// comma separated; all of the version's when absent), with `edge`
+/// `exclusive` (256² samples, the default on every surface) or `shared`
+/// (257²).
 pub fn planet_chunk(
     planet: &Planet,
     projection: &str,
@@ -121,8 +122,13 @@ pub fn planet_chunk(
     cx: u32,
     cy: u32,
     layers: Option<&str>,
+    edge: Option<&str>,
 ) -> Result<mangekyo_planet::Chunk, Refusal> {
     let projection = parse_projection(projection)?;
+    let edge = match edge {
+        None | Some("") => Edge::default(),
+        Some(name) => name.parse::<Edge>().map_err(|e| e.to_string())?,
+    };
     let version = planet.version();
     let layers = match layers {
         None | Some("") => version.layers(),
@@ -135,7 +141,7 @@ pub fn planet_chunk(
             cx,
             cy,
         },
-        edge: Edge::Shared,
+        edge,
         layers,
     };
     planet.sample_chunk(&req).map_err(|e| e.to_string())
@@ -259,15 +265,15 @@ mod tests {
             "no parameters: the default planet, as the service and the CLI make"
         );
         let planet = planet(Some(r#"{"generator_version": 1}"#)).unwrap();
-        let err = planet_chunk(&planet, "mercator", 0, 0, 0, None)
+        let err = planet_chunk(&planet, "mercator", 0, 0, 0, None, None)
             .err()
             .unwrap();
         assert!(err.contains("mercator"), "{err}");
-        let err = planet_chunk(&planet, "cube", 0, 0, 0, Some("height,precipitation"))
+        let err = planet_chunk(&planet, "cube", 0, 0, 0, Some("height,precipitation"), None)
             .err()
             .unwrap();
         assert!(err.contains("precipitation"), "{err}");
-        let err = planet_chunk(&planet, "cube", 0, u32::MAX, 0, None)
+        let err = planet_chunk(&planet, "cube", 0, u32::MAX, 0, None, None)
             .err()
             .unwrap();
         assert!(err.contains("cx"), "{err}");
@@ -317,8 +323,10 @@ mod tests {
             r#"{"radius": 200000, "pixel_size": 50, "generator_version": 1}"#,
         ))
         .unwrap();
-        let left = planet_chunk(&planet, "tangent_cube", 0, 4, 3, Some("height")).unwrap();
-        let right = planet_chunk(&planet, "tangent_cube", 0, 5, 3, Some("height")).unwrap();
+        let shared = Some("shared");
+        let left = planet_chunk(&planet, "tangent_cube", 0, 4, 3, Some("height"), shared).unwrap();
+        let right = planet_chunk(&planet, "tangent_cube", 0, 5, 3, Some("height"), shared).unwrap();
+        assert_eq!(left.height.len(), 257 * 257);
         for j in 0..257 {
             assert_eq!(
                 left.height[j * 257 + 256].to_bits(),
@@ -328,8 +336,15 @@ mod tests {
         let doc: Value = serde_json::from_str(&planet_chunk_json(&left).unwrap()).unwrap();
         assert_eq!(doc["projection"], "tangent_cube");
         let [cx, cy] = planet_locate(&planet, "equirectangular", 0, 10.0, 20.0).unwrap();
-        let chunk = planet_chunk(&planet, "equirectangular", 0, cx, cy, Some("height")).unwrap();
+        let chunk =
+            planet_chunk(&planet, "equirectangular", 0, cx, cy, Some("height"), None).unwrap();
         assert_eq!(chunk.address.cx, cx);
+        // Without `edge`, the service's default: the same heights as its
+        // exclusive chunk, not the shared one's.
+        assert_eq!(chunk.height.len(), 256 * 256);
+        assert_eq!(Edge::default(), Edge::Exclusive);
+        let err = planet_chunk(&planet, "cube", 0, 0, 0, None, Some("257x")).unwrap_err();
+        assert!(err.contains("edge"), "{err}");
         let err = planet_locate(&planet, "cube", 0, 91.0, 0.0).unwrap_err();
         assert!(err.contains("lat"), "{err}");
     }

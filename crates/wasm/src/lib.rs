@@ -102,18 +102,28 @@ impl Planet {
 
     /// The heights (metres above sea level) of chunk `(cx, cy)` at level
     /// `lod` of `projection` (`equirectangular`, `cube`, `tangent_cube`,
-    /// `octahedral`): 257 × 257 samples, row-major, edges shared with the
-    /// neighbours bit for bit.
+    /// `octahedral`), row-major: with `edge` `"exclusive"` (the default, as
+    /// the service and the CLI) 256 × 256 samples, with `"shared"` 257 × 257
+    /// whose last row and column are the neighbours' first, bit for bit.
     pub fn heights(
         &self,
         projection: &str,
         lod: u32,
         cx: u32,
         cy: u32,
+        edge: Option<String>,
     ) -> Result<Vec<f32>, JsError> {
-        api::planet_chunk(&self.0, projection, lod, cx, cy, Some("height"))
-            .map(|c| c.height)
-            .map_err(refused)
+        api::planet_chunk(
+            &self.0,
+            projection,
+            lod,
+            cx,
+            cy,
+            Some("height"),
+            edge.as_deref(),
+        )
+        .map(|c| c.height)
+        .map_err(refused)
     }
 
     /// The chunk `[cx, cy]` of `projection` at `lod` that holds latitude
@@ -131,7 +141,8 @@ impl Planet {
     }
 
     /// The chunk's JSON text with `layers` (comma separated; absent: all
-    /// of the planet's version), as the service's JSON chunks.
+    /// of the planet's version) and `edge` (`"exclusive"`, the default, or
+    /// `"shared"`), as the service's JSON chunks.
     pub fn chunk(
         &self,
         projection: &str,
@@ -139,10 +150,19 @@ impl Planet {
         cx: u32,
         cy: u32,
         layers: Option<String>,
+        edge: Option<String>,
     ) -> Result<String, JsError> {
-        api::planet_chunk(&self.0, projection, lod, cx, cy, layers.as_deref())
-            .and_then(|c| api::planet_chunk_json(&c))
-            .map_err(refused)
+        api::planet_chunk(
+            &self.0,
+            projection,
+            lod,
+            cx,
+            cy,
+            layers.as_deref(),
+            edge.as_deref(),
+        )
+        .and_then(|c| api::planet_chunk_json(&c))
+        .map_err(refused)
     }
 }
 

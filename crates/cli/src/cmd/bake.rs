@@ -72,7 +72,7 @@ enum What {
         /// bin (the service's MKPC), json, png16 (alias png), r16 or f32 (heightmaps, with a .meta.json sidecar), or preview.
         #[arg(long, default_value = "bin")]
         format: String,
-        /// exclusive (256 samples a side) or shared (257).
+        /// exclusive (256 samples a side, the default on every surface) or shared (257).
         #[arg(long, default_value = "exclusive")]
         edge: String,
         /// Layers (comma-separated) for bin and json: height, temperature, humidity, biome,

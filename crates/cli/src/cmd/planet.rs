@@ -244,8 +244,9 @@ struct ChunkArgs {
     /// Longitude (degrees east) for --lat.
     #[arg(long, allow_hyphen_values = true, requires = "lat")]
     lon: Option<f64>,
-    /// `exclusive` (256 samples) or `shared` (257, the neighbours' first row and column).
-    #[arg(long, value_parser = named::<Edge>, default_value = "shared")]
+    /// `exclusive` (256 samples, the default on every surface: server, `bake`, WebAssembly)
+    /// or `shared` (257, the neighbours' first row and column).
+    #[arg(long, value_parser = named::<Edge>, default_value = "exclusive")]
     edge: Edge,
     /// Layers for json and bin: height, temperature, humidity, biome, uplift, plate (version 2),
     /// water, flow (version 3), precipitation, biome_weights (version 4) or all

@@ -2,18 +2,20 @@
 //! per document): `river` — one `MultiLineString` per river link, cut
 //! where it crosses the antimeridian (the crossing latitude
 //! interpolated); `lake` — one valid `MultiPolygon` per lake, its graph
-//! cells dissolved into rings (holes included), counter-clockwise, cut at
-//! the antimeridian and closed over a pole it surrounds; `basin` — the
+//! cells dissolved into rings (holes included; corners cut from the next
+//! version on, [`LakeShores`]), counter-clockwise, cut at the
+//! antimeridian and closed over a pole it surrounds; `basin` — the
 //! basins' mouths as `Point`s. The properties are those of
 //! [`rivers_geojson`].
 
 use super::geojson::{BBox, rivers_geojson};
 use super::routing::NONE;
-use crate::geo::{Dir, LatLon, cross, dot};
+use crate::geo::{Dir, LatLon, cross, dot, normalise};
 use crate::graph::SphereGraph;
 use crate::lonlat_rings::{
     Pt, multipolygon_json, polygons, round6, split_line, unwrap_ring, wrap_rings,
 };
+use crate::version::LakeShores;
 use crate::{Planet, PlanetError};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -66,8 +68,13 @@ fn key(d: Dir) -> Key {
     ]
 }
 
-/// One lake's cells dissolved into polygons (see the module).
-fn lake_polygons(graph: &SphereGraph, nodes: &[u32]) -> Vec<crate::lonlat_rings::Polygon> {
+/// One lake's cells dissolved into polygons (see the module), their
+/// corners cut where `shores` says so.
+fn lake_polygons(
+    graph: &SphereGraph,
+    nodes: &[u32],
+    shores: LakeShores,
+) -> Vec<crate::lonlat_rings::Polygon> {
     let mut at: BTreeMap<Key, Dir> = BTreeMap::new();
     let mut edges: BTreeSet<(Key, Key)> = BTreeSet::new();
     for &k in nodes {
@@ -101,7 +108,12 @@ fn lake_polygons(graph: &SphereGraph, nodes: &[u32]) -> Vec<crate::lonlat_rings:
     let mut rings = Vec::new();
     let mut reference = None;
     for ring in crate::lonlat_rings::trace_rings(&edges) {
-        let pts: Vec<LatLon> = ring.iter().map(|k| LatLon::from_dir(at[k])).collect();
+        let corners: Vec<Dir> = ring.iter().map(|k| at[k]).collect();
+        let corners = match shores {
+            LakeShores::Cells => corners,
+            LakeShores::CutCorners => cut_corners(&corners),
+        };
+        let pts: Vec<LatLon> = corners.iter().map(|&d| LatLon::from_dir(d)).collect();
         // A corner on a pole takes its neighbours' longitudes.
         let n = pts.len();
         let mut flat: Vec<Pt> = Vec::with_capacity(n + 2);
@@ -120,6 +132,30 @@ fn lake_polygons(graph: &SphereGraph, nodes: &[u32]) -> Vec<crate::lonlat_rings:
     polygons(wrap_rings(rings))
 }
 
+/// A closed ring of cell corners with every corner cut at a quarter of
+/// its two edges (one round of Chaikin's scheme, on the sphere): each
+/// right-angle turn becomes two of 45°, so even a one-cell lake is an
+/// octagon. The ring is a union of grid cells and each cut stays within a
+/// quarter cell of its corner, so rings that touched only at a corner (two
+/// cells meeting diagonally) now keep apart, and nothing new crosses.
+fn cut_corners(ring: &[Dir]) -> Vec<Dir> {
+    let n = ring.len();
+    let at = |a: Dir, b: Dir, t: f64| {
+        normalise([
+            a[0] + t * (b[0] - a[0]),
+            a[1] + t * (b[1] - a[1]),
+            a[2] + t * (b[2] - a[2]),
+        ])
+    };
+    let mut out = Vec::with_capacity(2 * n);
+    for i in 0..n {
+        let (a, b) = (ring[i], ring[(i + 1) % n]);
+        out.push(at(a, b, 0.25));
+        out.push(at(a, b, 0.75));
+    }
+    out
+}
+
 /// Rivers, lakes or basins (version 3; the coarse tier is computed on
 /// first use), optionally only those with a point inside `bbox`.
 pub fn water_layer(
@@ -134,6 +170,7 @@ pub fn water_layer(
         .as_ref()
         .ok_or_else(|| PlanetError::address("tier", "without water", "a version-3 coarse tier"))?;
     let graph = SphereGraph::new(tier.n, planet.params().seed)?;
+    let shores = planet.version().facts().pipeline.lake_shores;
     let mut members: Vec<Vec<u32>> = Vec::new();
     if layer == WaterLayer::Lake {
         members = vec![Vec::new(); hydro.lakes.len()];
@@ -175,7 +212,7 @@ pub fn water_layer(
             }
             WaterLayer::Lake => {
                 let id = f["properties"]["lake"].as_u64().unwrap_or(0) as usize;
-                let polys = lake_polygons(&graph, &members[id]);
+                let polys = lake_polygons(&graph, &members[id], shores);
                 f["geometry"] =
                     json!({"type": "MultiPolygon", "coordinates": multipolygon_json(&polys)});
             }

@@ -77,7 +77,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         ("cy" = u32, Path, description = "Chunk row, 0..height of the chunk grid"),
         ("layers" = Option<String>, Query, description = "Comma list, each name once and in this order, of height, temperature, humidity, biome, uplift, plate (from version 2), water, flow (from version 3), precipitation, biome_weights (from version 4), or all (default all; png16/r16/f32: one of height, uplift, plate, water, flow, precipitation)"),
         ("format" = Option<String>, Query, pattern = "^(json|bin|png16|png|r16|f32|preview)$", description = "json (default), bin, png16 (alias png), r16, f32 or preview"),
-        ("edge" = Option<String>, Query, description = "exclusive (256 samples a side, default) or shared (257: the next chunks' first row and column)"),
+        ("edge" = Option<String>, Query, description = "exclusive (256 samples a side, the default on every surface) or shared (257: the next chunks' first row and column)"),
         ("v" = Option<String>, Query, description = "Planet generator version: a released version's number, or next (the unreleased one); with p, pins the URL (immutable caching for a released version)"),
         ("p" = Option<String>, Query, description = "The planet's params_hash"),
     ),
@@ -220,7 +220,7 @@ fn chunk_request(path: &Params, query: &Params) -> Result<ChunkRequest, ApiError
     let cx = path.require::<u32>("cx", "a chunk column (an integer from 0)")?;
     let cy = path.require::<u32>("cy", "a chunk row (an integer from 0)")?;
     let edge = match query.text("edge") {
-        None => Edge::Exclusive,
+        None => Edge::default(),
         Some(text) => text.parse().map_err(|e| planet_error(&e))?,
     };
     Ok(ChunkRequest {
