@@ -88,8 +88,8 @@ fn bench_end_to_end(c: &mut Criterion) {
 /// (about two thirds of the sites admit it) for `n − 1` of them: more
 /// openings than admissible sites, so most openings are refused every site
 /// the rest still need (the expensive case for the matcher). No sea routes
-/// and no per-type cap. `examples/guarantee_scale.rs` in the island crate
-/// builds the same world (with two more shapes) for shell timings.
+/// and no per-type cap. `crates/island/examples/guarantee_scale.rs` builds
+/// the same world (with two more shapes) for shell timings.
 fn near_total_guarantee_world(n: u32) -> Vec<(String, String)> {
     let guarantees = [
         "      - { type: harbor, count: 1, order_by: { axis: coastal_distance, prefer: lowest } }\n",
