@@ -1,5 +1,7 @@
 //! Islands: a 20-site island end to end (YAML already loaded), loading the
-//! example world's YAML, and the two steps that must scale, triangulation
+//! example world's YAML, a 10k-site island whose one guarantee asks for
+//! 9,999 sites (issue 38: the guarantee matcher must stay polynomial on
+//! hostile definitions), and the two steps that must scale, triangulation
 //! and the path network, at 1k, 10k and 100k sites (plus placement, whose
 //! best-candidate search must stay linear).
 //!
@@ -29,6 +31,9 @@ const E2E: &str = "island_end_to_end";
 const TRI: &str = "island_triangulate";
 const NET: &str = "island_path_network";
 const PLACE: &str = "island_place";
+const GUARANTEE: &str = "island_guarantee";
+/// Sites of the near-total guarantee island.
+const GUARANTEE_SITES: u32 = 10_000;
 const SIZES: [u32; 3] = [1_000, 10_000, 100_000];
 const PARAMS: PathParams = PathParams {
     meters_per_distance_unit: 2500.0,
@@ -76,6 +81,65 @@ fn bench_end_to_end(c: &mut Criterion) {
     g.bench_function("load_example_yaml", |b| {
         b.iter(|| black_box(load_definitions(sources).unwrap()))
     });
+    g.finish();
+}
+
+/// The example world resized to `n` sites with one guarantee of `village`
+/// (about two thirds of the sites admit it) for `n − 1` of them: more
+/// openings than admissible sites, so most openings are refused every site
+/// the rest still need (the expensive case for the matcher). No sea routes
+/// and no per-type cap. `crates/island/examples/guarantee_scale.rs` builds
+/// the same world (with two more shapes) for shell timings.
+fn near_total_guarantee_world(n: u32) -> Vec<(String, String)> {
+    let guarantees = [
+        "      - { type: harbor, count: 1, order_by: { axis: coastal_distance, prefer: lowest } }\n",
+        "      - { type: summit, count: 1, order_by: { axis: elevation, prefer: highest } }\n",
+        "      - { type: village, count: 1, order_by: { axis: coastal_distance, prefer: lowest } }\n",
+        "      - { type: spring, count: 1, order_by: { axis: moisture, prefer: highest } }\n",
+    ]
+    .concat();
+    example::sources()
+        .iter()
+        .map(|(name, text)| {
+            let mut t = (*text).to_owned();
+            if name.ends_with("scopes.yaml") {
+                assert!(t.contains(&guarantees), "the example's island guarantees moved");
+                t = t
+                    .replacen(
+                        &guarantees,
+                        &format!(
+                            "      - {{ type: village, count: {}, order_by: {{ axis: coastal_distance, prefer: lowest }} }}\n",
+                            n - 1
+                        ),
+                        1,
+                    )
+                    .replacen(
+                        "site_count: { min: 18, max: 24 }",
+                        &format!("site_count: {{ min: {n}, max: {n} }}"),
+                        1,
+                    )
+                    .replacen("    max_sites_per_type: 3\n", "", 1)
+                    .replacen("start: [harbor, beach]", "start: [village]", 1)
+                    .replacen(
+                        "    sea_routes: { between: harbor, path: path.boat, meters_per_minute: 150 }\n",
+                        "",
+                        1,
+                    );
+            }
+            ((*name).to_owned(), t)
+        })
+        .collect()
+}
+
+fn bench_guarantee(c: &mut Criterion) {
+    let files = near_total_guarantee_world(GUARANTEE_SITES);
+    let defs = load_definitions(files.iter().map(|(n, t)| (n.as_str(), t.as_str()))).unwrap();
+    let mut g = c.benchmark_group(GUARANTEE);
+    g.sample_size(10);
+    g.bench_function(
+        BenchmarkId::new("village_all_but_one", GUARANTEE_SITES),
+        |b| b.iter(|| black_box(generate_island(&defs, "island", Seed::new(7)).unwrap())),
+    );
     g.finish();
 }
 
@@ -208,6 +272,13 @@ fn report() {
             println!("{E2E}/{id}: {:.1} µs", t / 1e3);
         }
     }
+    if let Some(t) = median_ns(GUARANTEE, &format!("village_all_but_one/{GUARANTEE_SITES}")) {
+        println!(
+            "guarantee of {} of {GUARANTEE_SITES} sites: {:.1} ms end to end",
+            GUARANTEE_SITES - 1,
+            t / 1e6
+        );
+    }
     for n in SIZES {
         let get = |group: &str, id: &str| median_ns(group, &format!("{id}/{n}"));
         if let (Some(o), Some(d), Some(s)) = (
@@ -245,6 +316,7 @@ fn report() {
 fn main() {
     let mut c = criterion();
     bench_end_to_end(&mut c);
+    bench_guarantee(&mut c);
     bench_triangulate(&mut c);
     bench_network(&mut c);
     bench_place(&mut c);

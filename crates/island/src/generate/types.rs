@@ -115,8 +115,7 @@ fn assign_guaranteed(
     for (g, guarantee) in scope.guarantees.iter().enumerate() {
         for _ in 0..guarantee.count {
             matcher.open(g);
-            let eligible = matcher.eligible(g).to_vec();
-            match eligible.into_iter().find(|&s| matcher.try_take(s)) {
+            match matcher.take_first(g) {
                 Some(s) => {
                     out[s as usize] = Some(choice(&guarantee.location_type, Assignment::Guarantee))
                 }
