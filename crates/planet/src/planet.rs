@@ -18,11 +18,13 @@ use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
 
 /// A planet, ready to sample. Built once from its parameters (which it
-/// validates); cheap to share between threads (`Send + Sync`).
+/// validates); cheap to share between threads (`Send + Sync`) and to
+/// clone (the stages are shared).
 #[derive(Clone, Debug)]
 pub struct Planet {
     space: PlanetSpace,
-    stages: Stages,
+    /// Behind an `Arc` so [`Planet::with_tier`] costs a few pointer copies.
+    stages: Arc<Stages>,
     /// The coarse tier (versions with plates), computed on first use and
     /// shared by clones (a cache: it changes no sample).
     tier: Arc<OnceLock<Arc<CoarseTier>>>,
@@ -36,9 +38,39 @@ impl Planet {
         let stages = Stages::new(params, space.metres_per_sample(0));
         Ok(Planet {
             space,
-            stages,
+            stages: Arc::new(stages),
             tier: Arc::new(OnceLock::new()),
         })
+    }
+
+    /// This planet sampling with `tier`, a coarse tier computed elsewhere
+    /// (the same value [`Planet::coarse_tier`] would compute), without
+    /// giving it to `self`: the stages are shared, the tier is the
+    /// returned planet's alone. A server keeps one planet per parameters
+    /// and its tiers in a cache of their own; a planet holding its tier
+    /// would keep every tier the cache evicts alive. A tier of other
+    /// parameters is refused by name.
+    pub fn with_tier(&self, tier: Arc<CoarseTier>) -> Result<Planet, PlanetError> {
+        self.check_tier(&tier)?;
+        Ok(Planet {
+            space: self.space,
+            stages: Arc::clone(&self.stages),
+            tier: Arc::new(OnceLock::from(tier)),
+        })
+    }
+
+    /// Refuses a tier of other parameters (or a version without one).
+    fn check_tier(&self, tier: &CoarseTier) -> Result<(), PlanetError> {
+        self.require_plates()?;
+        let want = CoarseTier::key(self.params());
+        if tier.key != want {
+            return Err(PlanetError::address(
+                "tier",
+                format!("{:016x}", tier.key),
+                format!("the coarse tier of these parameters ({want:016x})"),
+            ));
+        }
+        Ok(())
     }
 
     /// The circulation (winds and insolation) of a version with the
@@ -96,17 +128,10 @@ impl Planet {
     /// Gives the planet its coarse tier, computed elsewhere (a server's
     /// cache or store): the same value [`Planet::coarse_tier`] would
     /// compute. A tier of other parameters is refused by name; a planet
-    /// that already has one keeps it.
+    /// that already has one keeps it. It lives as long as the planet and
+    /// its clones: see [`Planet::with_tier`] for a tier per use.
     pub fn install_tier(&self, tier: Arc<CoarseTier>) -> Result<(), PlanetError> {
-        self.require_plates()?;
-        let want = CoarseTier::key(self.params());
-        if tier.key != want {
-            return Err(PlanetError::address(
-                "tier",
-                format!("{:016x}", tier.key),
-                format!("the coarse tier of these parameters ({want:016x})"),
-            ));
-        }
+        self.check_tier(&tier)?;
         let _ = self.tier.set(tier);
         Ok(())
     }

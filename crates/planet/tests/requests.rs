@@ -335,3 +335,82 @@ fn tiles_sample_the_same_planet() {
     let direct = planet.sample_dirs(&d, spacing, Layers::HEIGHT).unwrap();
     assert_eq!(direct.height, t.height);
 }
+
+/// A tier handed in per use (`Planet::with_tier`, as the server does)
+/// samples the same bytes as the tier the planet computes itself, stays
+/// with the returned planet alone (the shared one never holds it, so a
+/// cache that drops the tier frees it), and one of other parameters is
+/// refused by name.
+#[test]
+fn a_tier_given_per_use_samples_the_same_and_stays_with_that_use() {
+    let params = PlanetParams {
+        radius: 400_000.0,
+        pixel_size: 50.0,
+        graph_n: 32,
+        ..PlanetParams::default()
+    };
+    assert!(Planet::new(params).unwrap().samples_need_tier());
+    let shared = Planet::new(params).unwrap();
+    let tier = std::sync::Arc::new(
+        shared
+            .compute_tier(mangekyo_core::noise::Level::best())
+            .unwrap(),
+    );
+    let req = ChunkRequest {
+        address: ChunkAddress {
+            projection: Projection::TangentCube,
+            lod: 0,
+            cx: 0,
+            cy: 0,
+        },
+        edge: Edge::Exclusive,
+        layers: Layers::ALL,
+    };
+    let weak = std::sync::Arc::downgrade(&tier);
+    let given = shared.with_tier(std::sync::Arc::clone(&tier)).unwrap();
+    assert!(given.has_tier() && !shared.has_tier());
+    let with_given = given.sample_chunk(&req).unwrap();
+    drop((given, tier));
+    assert!(weak.upgrade().is_none(), "the shared planet kept the tier");
+    let own = Planet::new(params).unwrap();
+    assert_eq!(with_given, own.sample_chunk(&req).unwrap());
+    let other = Planet::new(PlanetParams { seed: 99, ..params }).unwrap();
+    let refused = shared.with_tier(other.coarse_tier().unwrap()).err();
+    named(refused.expect("another planet's tier is refused"), "tier");
+}
+
+/// `CoarseTier::estimated_heap_bytes`, which a server checks `graph_n`
+/// against its tier memory with, bounds the real tier of every version
+/// with one, and not loosely (within a factor of 1.5 once the nodes
+/// dominate).
+#[test]
+fn estimates_bound_the_tiers() {
+    use mangekyo_planet::tier::CoarseTier;
+    for version in Version::released().filter(|v| v.has_plates()) {
+        for (seed, n) in [(1, 24), (7, 48), (11, 64)] {
+            let planet = Planet::new(PlanetParams {
+                seed,
+                radius: 400_000.0,
+                pixel_size: 50.0,
+                graph_n: n,
+                generator_version: version,
+                ..PlanetParams::default()
+            })
+            .unwrap();
+            let real = planet.coarse_tier().unwrap().heap_bytes() as u64;
+            let estimate = CoarseTier::estimated_heap_bytes(version, n);
+            eprintln!("{version} n={n}: {real} bytes, estimate {estimate}");
+            assert!(
+                real <= estimate,
+                "{version} n={n}: {real} bytes, over the estimate {estimate}"
+            );
+            if n >= 48 {
+                assert!(
+                    estimate * 2 <= real * 3,
+                    "{version} n={n}: estimate {estimate} for {real} bytes"
+                );
+            }
+        }
+    }
+    assert_eq!(CoarseTier::estimated_heap_bytes(Version::V1, 408), 0);
+}

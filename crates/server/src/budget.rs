@@ -5,8 +5,9 @@
 //! most `batch_items` chunks). Posted island definitions choose their own
 //! size: `site_count` may ask for a million sites, which costs minutes of
 //! CPU and gigabytes. Their budget is derived from the definitions and
-//! checked after loading, before a worker is taken, so a refusal costs only
-//! the load.
+//! checked after loading, on the worker that loads them, before
+//! generating, so a refusal costs only the load (which counts against the
+//! worker limit too).
 
 use axum::http::StatusCode;
 use mangekyo_island::Definitions;

@@ -13,7 +13,9 @@
 //!   new one gets a fixed 503 written without parsing anything;
 //! - a keep-alive connection serves at most
 //!   [`Limits::requests_per_connection`] requests;
-//! - accept errors (`EMFILE` under a flood) back off instead of spinning;
+//! - accept errors (`EMFILE` under a flood) back off instead of spinning,
+//!   and the cap is clamped below the process's file-handle limit (raised
+//!   to its hard limit first, [`raise_file_limit`]) so they stay rare;
 //! - shutdown closes idle connections at once and lets requests in flight
 //!   finish.
 
@@ -48,6 +50,49 @@ content-length: 110\r\n\
 /// How long the accept loop pauses after an accept error (out of file
 /// handles, out of memory) before trying again.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
+
+/// File handles kept for everything but client connections: the
+/// listener, the runtime's own (epoll, wakers, signal pipes), log and
+/// viewer files, blobs being read (the store's pool is added to it).
+pub(crate) const RESERVED_FILE_HANDLES: u64 = 64;
+
+/// Connections at once for `wanted` (`--max-connections`) under a
+/// process limit of `file_limit` handles, `reserve` of which other things
+/// need: a connection past the limit is never accepted (`EMFILE`), so
+/// evicting idle connections must start before it, or clients that open
+/// sockets and send nothing keep everyone else out until the header
+/// timeout. At least 1; `None` (no limit known) keeps `wanted`.
+pub(crate) fn clamp_connections(wanted: usize, file_limit: Option<u64>, reserve: u64) -> usize {
+    let Some(limit) = file_limit else {
+        return wanted;
+    };
+    // A limit below the reserve: half of it still serves someone.
+    let room = limit.saturating_sub(reserve).max(limit / 2).max(1);
+    wanted.min(usize::try_from(room).unwrap_or(usize::MAX))
+}
+
+/// Raises this process's soft limit of open files to its hard limit (as
+/// the Go runtime does at start; the soft limit is often 1,024 under a
+/// hard limit of 500,000) and answers the soft limit in force after, or
+/// `None` where it cannot be read.
+#[cfg(unix)]
+pub(crate) fn raise_file_limit() -> Option<u64> {
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE).ok()?;
+    // An unlimited hard limit is not a valid soft one on Linux (it must be
+    // at most fs.nr_open, 1,048,576 by default).
+    let target = hard.min(1 << 20);
+    if target > soft && setrlimit(Resource::RLIMIT_NOFILE, target, hard).is_ok() {
+        return Some(target);
+    }
+    Some(soft)
+}
+
+/// No file-handle limit is known off Unix.
+#[cfg(not(unix))]
+pub(crate) fn raise_file_limit() -> Option<u64> {
+    None
+}
 
 /// One open connection, as the registry sees it.
 #[derive(Debug, Default)]
@@ -292,6 +337,30 @@ mod tests {
         // Full again, and both open connections are busy: refused.
         slot_c.in_flight.fetch_add(1, Ordering::AcqRel);
         assert!(registry.admit().is_none());
+    }
+
+    #[test]
+    fn connections_stay_below_the_file_handle_limit() {
+        // The measured case: 256 handles, the default 512 connections.
+        assert_eq!(clamp_connections(512, Some(256), 72), 184);
+        // Room enough: the operator's number.
+        assert_eq!(clamp_connections(512, Some(65_536), 72), 512);
+        // No limit known: unchanged.
+        assert_eq!(clamp_connections(512, None, 72), 512);
+        // A limit under the reserve still serves, with half of it.
+        assert_eq!(clamp_connections(512, Some(40), 72), 20);
+        assert_eq!(clamp_connections(512, Some(1), 72), 1);
+        assert_eq!(clamp_connections(512, Some(0), 72), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_file_limit_is_raised_to_the_hard_limit() {
+        use nix::sys::resource::{Resource, getrlimit};
+        let now = raise_file_limit().expect("readable on Unix");
+        let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE).unwrap();
+        assert_eq!(now, soft);
+        assert_eq!(soft, hard.min(1 << 20).max(soft));
     }
 
     /// Whether `f` is ready on its first poll.

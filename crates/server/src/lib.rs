@@ -154,18 +154,26 @@ impl Server {
         }
         let access = Access::decide(config.addr, config.access);
         tracing::info!("access: {}", access.describe());
-        let (router, state) = app_with(
-            store,
-            config.limits.clone(),
-            viewer,
-            access,
-            config.public_url,
-        );
+        let mut limits = config.limits;
+        let file_limit = conn::raise_file_limit();
+        let reserve = conn::RESERVED_FILE_HANDLES + u64::from(config.store.max_connections);
+        let max_connections = conn::clamp_connections(limits.max_connections, file_limit, reserve);
+        if max_connections < limits.max_connections {
+            tracing::warn!(
+                asked = limits.max_connections,
+                file_limit = file_limit.unwrap_or_default(),
+                reserve,
+                max_connections,
+                "max connections clamped below the process's file-handle limit (raise `ulimit -n` for more)"
+            );
+            limits.max_connections = max_connections;
+        }
+        let (router, state) = app_with(store, limits.clone(), viewer, access, config.public_url);
         Ok(Server {
             listener,
             router,
             state,
-            limits: config.limits,
+            limits,
         })
     }
 

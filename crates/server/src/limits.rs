@@ -32,9 +32,10 @@ pub struct Limits {
     /// Most items in one batch request. Default 64.
     pub batch_items: usize,
     /// Open connections at once. Default 512, well under the usual 1,024
-    /// file handles: past it the oldest connection still waiting for its
-    /// request headers is closed, and when none is waiting the new one is
-    /// refused with a fixed 503 (see `conn.rs`).
+    /// file handles (and clamped below the process's limit at start):
+    /// past it the oldest connection still waiting for its request
+    /// headers is closed, and when none is waiting the new one is refused
+    /// with a fixed 503 (see `conn.rs`).
     pub max_connections: usize,
     /// How long a client may take to send a request's headers, counted from
     /// the moment the server is ready to read them (also the most a
@@ -49,7 +50,9 @@ pub struct Limits {
     /// linearly with the count.
     pub island_sites: u32,
     /// Bytes of planets' coarse tiers kept in memory. Default 512 MiB:
-    /// about fifty planets at the default graph size (10 MB each).
+    /// about twenty planets at the default graph size (up to 27 MiB each,
+    /// `CoarseTier::estimated_heap_bytes`); a planet whose tier would not
+    /// fit is refused at creation.
     pub tier_cache_bytes: u64,
     /// How long a request that needs a planet's coarse tier waits for it
     /// before it gets 503 with `Retry-After`. Default 2 s.

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use mangekyo_planet::params_json::MAX_SEED_BYTES;
+use mangekyo_planet::tier::CoarseTier;
 use mangekyo_planet::{ParamsJsonError, Planet, PlanetError, PlanetParams, Version};
 use mangekyo_store::Store;
 use quick_cache::sync::Cache;
@@ -62,7 +63,10 @@ impl LoadedPlanet {
     }
 
     /// The planet function, built on first use (this is CPU work: call it
-    /// from generation jobs, not from async code).
+    /// from generation jobs, not from async code). It never holds a
+    /// coarse tier: what samples a version that reads one samples through
+    /// [`LoadedPlanet::sampler`] (sampling this one would compute the tier
+    /// here, and keep it as long as the planet is cached).
     pub fn planet(&self) -> Result<Arc<Planet>, ApiError> {
         self.built
             .get_or_init(|| {
@@ -72,6 +76,21 @@ impl LoadedPlanet {
                     .map_err(|e| planet_error(&e))
             })
             .clone()
+    }
+
+    /// The planet function sampling with `tier`, what
+    /// [`crate::tiers::ready_or_retry`] gave (`None` where samples read
+    /// none). The tier stays with this use, never with the cached planet,
+    /// so the tier cache alone decides how long a tier lives in memory.
+    pub fn sampler(&self, tier: Option<&Arc<CoarseTier>>) -> Result<Arc<Planet>, ApiError> {
+        let built = self.planet()?;
+        match tier {
+            None => Ok(built),
+            Some(tier) => built
+                .with_tier(Arc::clone(tier))
+                .map(Arc::new)
+                .map_err(|e| planet_error(&e)),
+        }
     }
 
     /// The planet generator version it is generated with (its own), if

@@ -3,6 +3,13 @@
 //! under a byte cap (least recently used first out), and persisted in the
 //! store as a blob so restarts and other replicas load it instead.
 //!
+//! Memory: the tiers live here only (requests borrow one for as long as
+//! they sample, the cached planet functions never hold one), in one cache
+//! shard of `tier_cache_bytes`, so any tier up to [`Tiers::largest`] is
+//! kept; a larger one (a planet created where the cap is higher) is kept
+//! alone in a slot of its own, the most recent such tier. Live tier memory
+//! is at most the cap plus that one tier.
+//!
 //! The tier is a cache of a pure function: whichever replica computes or
 //! loads it, it is the same bytes (its blob carries its own hash, checked
 //! on load), and deleting it changes no chunk. Work runs in the
@@ -17,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use mangekyo_core::noise::Level;
 use mangekyo_planet::tier::CoarseTier;
+use mangekyo_planet::{GRAPH_N_RANGE, PlanetParams};
 use mangekyo_store::Store;
 use quick_cache::Weighter;
 use quick_cache::sync::Cache;
@@ -34,12 +42,19 @@ const CONCURRENT_COMPUTES: usize = 1;
 /// Longest `Retry-After` advised, seconds.
 const MAX_RETRY_AFTER_S: u64 = 60;
 
+/// Share of the cache's bytes one entry may take (quick_cache refuses an
+/// entry heavier than its hot region; its default share).
+const HOT_ALLOCATION: f64 = 0.97;
+
 #[derive(Debug, Clone)]
 struct TierWeight;
 
+/// Bytes an entry costs beyond its tier's own.
+const ENTRY_OVERHEAD: u64 = 64;
+
 impl Weighter<u64, (Arc<CoarseTier>, Origin)> for TierWeight {
     fn weight(&self, _key: &u64, (tier, _): &(Arc<CoarseTier>, Origin)) -> u64 {
-        tier.heap_bytes() as u64 + 64
+        tier.heap_bytes() as u64 + ENTRY_OVERHEAD
     }
 }
 
@@ -111,6 +126,12 @@ pub(crate) struct Tiers(Arc<Shared>);
 #[derive(Debug)]
 struct Shared {
     memory: Cache<u64, (Arc<CoarseTier>, Origin), TierWeight>,
+    /// Weight of the heaviest entry `memory` keeps.
+    largest: u64,
+    /// The most recent tier heavier than `largest`: kept alone, so a planet
+    /// created with a larger cap is still served (status `ready` stays
+    /// ready) instead of being loaded again on every request.
+    oversized: Mutex<Option<(u64, Arc<CoarseTier>, Origin)>>,
     running: Mutex<BTreeMap<u64, watch::Receiver<Progress>>>,
     computes: Semaphore,
     /// Set when the server stops: running computations give up.
@@ -125,13 +146,78 @@ impl Tiers {
     pub(crate) fn new(capacity_bytes: u64) -> Tiers {
         // Tiers weigh about 10 MB at the default N: few entries.
         let items = usize::try_from((capacity_bytes / (1 << 20)).clamp(4, 4096)).unwrap_or(4);
+        let capacity = capacity_bytes.max(1);
+        // One shard: quick_cache splits the bytes between its shards and
+        // refuses an entry heavier than its shard's share, so with the
+        // default split a 150 MB tier never stayed in a 512 MiB cache.
+        // Tiers are looked up once per request: one lock is no contention.
+        let options = quick_cache::OptionsBuilder::new()
+            .estimated_items_capacity(items)
+            .weight_capacity(capacity)
+            .hot_allocation(HOT_ALLOCATION)
+            .shards(1)
+            .build()
+            .unwrap_or_else(|e| unreachable!("complete cache options: {e:?}"));
         Tiers(Arc::new(Shared {
-            memory: Cache::with_weighter(items, capacity_bytes.max(1), TierWeight),
+            memory: Cache::with_options(
+                options,
+                TierWeight,
+                quick_cache::DefaultHashBuilder::default(),
+                quick_cache::sync::DefaultLifecycle::default(),
+            ),
+            largest: Self::largest_entry(capacity),
+            oversized: Mutex::new(None),
             running: Mutex::new(BTreeMap::new()),
             computes: Semaphore::new(CONCURRENT_COMPUTES),
             closed: Arc::new(AtomicBool::new(false)),
             noted: Mutex::new(HashSet::new()),
         }))
+    }
+
+    /// Weight of the heaviest tier a cache of `capacity` bytes keeps.
+    fn largest_entry(capacity: u64) -> u64 {
+        ((capacity as f64 * HOT_ALLOCATION) as u64).max(1)
+    }
+
+    /// Bytes of the largest tier the cache keeps (larger ones are refused
+    /// at creation, see [`Tiers::check_fits`]).
+    pub(crate) fn largest(&self) -> u64 {
+        self.0.largest
+    }
+
+    /// Refuses parameters whose coarse tier would not fit in this
+    /// replica's tier cache, naming `graph_n`, the memory it needs and the
+    /// largest `graph_n` that fits.
+    pub(crate) fn check_fits(&self, params: &PlanetParams) -> Result<(), ApiError> {
+        if !params.generator_version.has_plates() {
+            return Ok(());
+        }
+        let largest = self.largest();
+        let needs = CoarseTier::estimated_heap_bytes(params.generator_version, params.graph_n);
+        if needs + ENTRY_OVERHEAD <= largest {
+            return Ok(());
+        }
+        let fits = GRAPH_N_RANGE.clone().rev().find(|&n| {
+            CoarseTier::estimated_heap_bytes(params.generator_version, n) + ENTRY_OVERHEAD
+                <= largest
+        });
+        let mib = |b: u64| b.div_ceil(1 << 20);
+        let message = format!(
+            "graph_n {} makes a coarse tier of about {} MiB, more than this server's tier cache keeps \
+             ({} MiB of tier_cache_bytes {} MiB; the operator sets it with --tier-cache-mib)",
+            params.graph_n,
+            mib(needs),
+            largest >> 20,
+            mib(self.0.memory.capacity())
+        );
+        let expected = match fits {
+            Some(n) => format!("graph_n at most {n} on this server"),
+            None => {
+                "a version without a coarse tier (this server's tier cache is too small for any)"
+                    .to_owned()
+            }
+        };
+        Err(ApiError::invalid("params.graph_n", message, expected))
     }
 
     /// The status of `planet`'s tier, starting its work if nothing has.
@@ -200,14 +286,14 @@ impl Tiers {
     ) -> Result<Wait, ApiError> {
         let shared = &self.0;
         let key = CoarseTier::key(planet.params()?);
-        if let Some((tier, _)) = shared.memory.get(&key) {
+        if let Some((tier, _)) = shared.get(key) {
             shared.note_use(store, planet, key);
             return Ok(Wait::Ready(tier));
         }
         shared.progress(store, planet, key);
         let Some(mut rx) = shared.receiver(key) else {
             // Finished between the two looks.
-            return match shared.memory.get(&key) {
+            return match shared.get(key) {
                 Some((tier, _)) => Ok(Wait::Ready(tier)),
                 None => Ok(Wait::Later(1)),
             };
@@ -247,6 +333,40 @@ impl Tiers {
 }
 
 impl Shared {
+    /// The tier `key` if this replica keeps it.
+    fn get(&self, key: u64) -> Option<(Arc<CoarseTier>, Origin)> {
+        if let Some(kept) = self.memory.get(&key) {
+            return Some(kept);
+        }
+        match &*self.oversized_lock() {
+            Some((k, tier, origin)) if *k == key => Some((Arc::clone(tier), *origin)),
+            _ => None,
+        }
+    }
+
+    /// Keeps a tier just loaded or computed: in the cache, or alone in the
+    /// oversized slot when heavier than the cache keeps (the previous one
+    /// there is dropped).
+    fn keep(&self, key: u64, tier: &Arc<CoarseTier>, origin: Origin) {
+        if TierWeight.weight(&key, &(Arc::clone(tier), origin)) <= self.largest {
+            self.memory.insert(key, (Arc::clone(tier), origin));
+        } else {
+            tracing::warn!(
+                key = format_args!("{key:016x}"),
+                bytes = tier.heap_bytes(),
+                largest = self.largest,
+                "coarse tier heavier than the tier cache keeps: held alone in the oversized slot"
+            );
+            *self.oversized_lock() = Some((key, Arc::clone(tier), origin));
+        }
+    }
+
+    fn oversized_lock(&self) -> std::sync::MutexGuard<'_, Option<(u64, Arc<CoarseTier>, Origin)>> {
+        self.oversized
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     fn receiver(&self, key: u64) -> Option<watch::Receiver<Progress>> {
         self.lock().get(&key).cloned()
     }
@@ -293,7 +413,7 @@ impl Shared {
     }
 
     fn progress(self: &Arc<Self>, store: &Store, planet: &Arc<LoadedPlanet>, key: u64) -> Progress {
-        if let Some((tier, origin)) = self.memory.get(&key) {
+        if let Some((tier, origin)) = self.get(key) {
             self.note_use(store, planet, key);
             return Progress::Ready(tier, origin);
         }
@@ -321,7 +441,7 @@ impl Shared {
                 .await;
             let outcome = match result {
                 Ok((tier, origin)) => {
-                    this.memory.insert(key, (Arc::clone(&tier), origin));
+                    this.keep(key, &tier, origin);
                     Progress::Ready(tier, origin)
                 }
                 Err(e) => Progress::Failed(e),
@@ -427,10 +547,11 @@ impl Drop for Tiers {
 }
 
 /// Holds a request to a version-2 (or later) planet until its coarse tier
-/// is ready (at most the `tier_wait` limit), installs it in the planet
-/// function and gives it: `Err` is the answer to send instead, a 503 with
-/// `Retry-After`, or the tier's failure. Version 1 has no tier and passes
-/// at once with `None`.
+/// is ready (at most the `tier_wait` limit) and gives it, for
+/// [`LoadedPlanet::sampler`]: `Err` is the answer to send instead, a 503
+/// with `Retry-After`, or the tier's failure. Version 1 has no tier and
+/// passes at once with `None`. The tier is never installed in the cached
+/// planet function: it would outlive its eviction from the tier cache.
 pub(crate) async fn ready_or_retry(
     state: &crate::state::AppState,
     planet: &Arc<LoadedPlanet>,
@@ -448,15 +569,7 @@ pub(crate) async fn ready_or_retry(
         .wait(&state.store, planet, state.limits.tier_wait)
         .await
     {
-        Ok(Wait::Ready(tier)) => {
-            // Version 3's samples read the tier: hand it to the planet
-            // function so sampling never computes it again.
-            let built = planet.planet().map_err(IntoResponse::into_response)?;
-            built
-                .install_tier(Arc::clone(&tier))
-                .map_err(|e| crate::planets::planet_error(&e).into_response())?;
-            Ok(Some(tier))
-        }
+        Ok(Wait::Ready(tier)) => Ok(Some(tier)),
         Ok(Wait::Later(seconds)) => {
             let message = format!(
                 "planet {}'s coarse tier is still computing; retry in {seconds} s (progress: /v1/planets/{}/status)",
@@ -518,6 +631,102 @@ fn retry_after(p: &Progress) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::planets::PlanetCache;
+    use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Projection, Version};
+    use mangekyo_store::testing::TestDb;
+    use mangekyo_store::{Backend, NewPlanet};
+
+    /// Issue 38: planets touched once each, with a tier cache that holds
+    /// three of their tiers. The planets stay cached (as the planet cache
+    /// keeps them) and each sampled a chunk with its tier, yet once the
+    /// tier cache evicts a tier nothing keeps it alive: the live tiers
+    /// weigh at most the cap.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn evicted_tiers_leave_no_live_reference() {
+        const PLANETS: u64 = 12;
+        let db = TestDb::new(Backend::Sqlite).await;
+        let store = Store::open(db.url()).await.unwrap();
+        let n = 16;
+        let cap = 3 * (CoarseTier::estimated_heap_bytes(Version::DEFAULT, n) + ENTRY_OVERHEAD);
+        let tiers = Tiers::new(cap);
+        let planets = PlanetCache::new();
+        let mut touched = Vec::new();
+        for seed in 0..PLANETS {
+            let params = PlanetParams {
+                seed,
+                radius: 400_000.0,
+                pixel_size: 50.0,
+                graph_n: n,
+                ..PlanetParams::default()
+            };
+            let record = store
+                .create(&NewPlanet {
+                    name: format!("p{seed}"),
+                    params: serde_json::to_value(params).unwrap(),
+                    generator_version: params.generator_version.code(),
+                    owner: None,
+                })
+                .await
+                .unwrap();
+            let planet = planets.remember(record);
+            let Wait::Ready(tier) = tiers
+                .wait(&store, &planet, Duration::from_secs(300))
+                .await
+                .unwrap()
+            else {
+                panic!("planet {seed}: no tier in 300 s")
+            };
+            let weak = Arc::downgrade(&tier);
+            let bytes = tier.heap_bytes() as u64;
+            // What a chunk request does with it.
+            let sampling = Arc::clone(&planet);
+            tokio::task::spawn_blocking(move || {
+                let req = ChunkRequest {
+                    address: ChunkAddress {
+                        projection: Projection::TangentCube,
+                        lod: 0,
+                        cx: 0,
+                        cy: 0,
+                    },
+                    edge: Edge::Exclusive,
+                    layers: Layers::ALL,
+                };
+                sampling
+                    .sampler(Some(&tier))
+                    .unwrap()
+                    .sample_chunk(&req)
+                    .unwrap();
+            })
+            .await
+            .unwrap();
+            touched.push((planet, weak, bytes));
+        }
+        let live: Vec<u64> = touched
+            .iter()
+            .filter(|(_, weak, _)| weak.upgrade().is_some())
+            .map(|(_, _, bytes)| *bytes)
+            .collect();
+        let live_bytes: u64 = live.iter().sum();
+        eprintln!(
+            "{PLANETS} planets, cap {cap} bytes: {} tiers live, {live_bytes} bytes",
+            live.len()
+        );
+        assert!(
+            live_bytes <= cap,
+            "{live_bytes} bytes of tiers live, cap {cap}"
+        );
+        assert!(live.len() <= 3, "{} tiers live", live.len());
+        assert!(
+            touched[0].1.upgrade().is_none(),
+            "the first tier outlived its eviction"
+        );
+        for (planet, _, _) in &touched {
+            assert!(
+                !planet.planet().unwrap().has_tier(),
+                "a cached planet holds a tier"
+            );
+        }
+    }
 
     #[test]
     fn retry_after_follows_the_work_left() {

@@ -202,3 +202,123 @@ async fn responses_are_compressed_and_cross_origin() {
     );
     server.stop().await;
 }
+
+/// Tiers heavier than the tier cache keeps (issue 38): creating such a
+/// planet is refused by name, and one created elsewhere (a replica with a
+/// larger cache) is still kept, alone, so its status stays `ready` and
+/// its chunks answer 200 every time instead of reloading the tier.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tiers_larger_than_the_cache_are_refused_or_kept_alone() {
+    use mangekyo_planet::tier::CoarseTier;
+    use mangekyo_planet::{PlanetParams, Version};
+    let db = TestDb::new(Backend::Sqlite).await;
+    // The tier of small_params_v4 (graph_n 32) weighs ~170 KiB.
+    let cap = 64 << 10;
+    let limits = Limits {
+        tier_cache_bytes: cap,
+        ..Limits::default()
+    };
+    let (server, state) = TestServer::start_in_process(&db, limits).await;
+    let r = server
+        .post_json(
+            "/v1/planets",
+            &serde_json::json!({ "name": "big", "params": common::small_params_v4(1) }),
+        )
+        .await;
+    assert_eq!(r.status(), 400);
+    let e: Value = r.json().await.unwrap();
+    assert_eq!(e["error"]["parameter"], "params.graph_n", "{e}");
+    let message = e["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("graph_n 32") && message.contains("MiB"),
+        "{message}"
+    );
+    // The largest graph_n it names does fit, and the next one does not.
+    let expected = e["error"]["expected"].as_str().unwrap();
+    let fits: u32 = expected
+        .split_whitespace()
+        .find_map(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("{expected}"));
+    let weight = |n| CoarseTier::estimated_heap_bytes(Version::DEFAULT, n) + 64;
+    assert!(
+        weight(fits) <= cap && weight(fits + 1) > cap * 97 / 100,
+        "{fits}"
+    );
+    let small =
+        serde_json::json!({ "seed": 1, "radius": 400_000.0, "pixel_size": 50.0, "graph_n": fits });
+    server.create_planet("small", small).await;
+
+    // Stored by a replica with a larger cache.
+    let params = PlanetParams::from_new_json(common::small_params_v4(2)).unwrap();
+    assert!(params.generator_version.has_plates());
+    let record = state
+        .store
+        .create(&mangekyo_store::NewPlanet {
+            name: "elsewhere".into(),
+            params: serde_json::to_value(params).unwrap(),
+            generator_version: params.generator_version.code(),
+            owner: None,
+        })
+        .await
+        .unwrap();
+    let planet = server
+        .get_json(&format!("/v1/planets/{}", record.id), 200)
+        .await;
+    server.until_ready(&planet).await;
+    let status = planet["links"]["status"].as_str().unwrap();
+    for i in 0..20 {
+        let s = server.get_json(status, 200).await;
+        assert_eq!(s["state"], "ready", "poll {i}: {s}");
+        let url = common::chunk_url(&planet, "cube", 0, 0, 0, "format=bin");
+        let (code, _, _) = server.bytes(&url).await;
+        assert_eq!(code, 200, "chunk {i}");
+    }
+    server.stop().await;
+}
+
+/// Posted island definitions are parsed on a generation worker (issue
+/// 38): with the only worker held and room for one job in the queue, of
+/// three posts of definitions that do not even load, one waits and two
+/// are refused at once; parsed outside the gate, all three would have
+/// answered 422 while the worker was busy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn posted_definitions_are_parsed_under_the_worker_limit() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let limits = Limits {
+        workers: 1,
+        queue: 1,
+        ..Limits::default()
+    };
+    let (server, state) = TestServer::start_in_process(&db, limits).await;
+    let (release, holder) = hold_the_worker(&state).await;
+    let posts: Vec<_> = (0..3)
+        .map(|i| {
+            let body = serde_json::json!({
+                "sources": [{ "name": "types.yaml", "text": format!("object_types: [unclosed {i}") }],
+                "seed": i.to_string(),
+            });
+            let (client, url) = (server.client.clone(), server.url("/v1/islands"));
+            tokio::spawn(async move { client.post(url).json(&body).send().await.unwrap() })
+        })
+        .collect();
+    // The refusals come while the worker is still held.
+    let mut refused = 0;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while refused < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "no refusals while the worker is held"
+        );
+        refused = posts.iter().filter(|p| p.is_finished()).count();
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    release.send(()).unwrap();
+    holder.await.unwrap().unwrap();
+    let mut codes = Vec::new();
+    for p in posts {
+        codes.push(p.await.unwrap().status().as_u16());
+    }
+    codes.sort_unstable();
+    assert_eq!(codes, [422, 503, 503]);
+    server.stop().await;
+}

@@ -29,11 +29,19 @@ pub(crate) struct Args {
     /// Memory for generated responses, in MiB.
     #[arg(long, default_value_t = 256)]
     cache_mib: u64,
+    /// Memory for planets' coarse tiers, in MiB. A tier weighs up to 27
+    /// bytes per cell of its graph (6·graph_n² cells): 27 MiB at the
+    /// default graph_n 408, 163 MiB at the largest, 1024; creating a
+    /// planet whose tier would not fit is refused (400 naming graph_n).
+    #[arg(long, default_value_t = 512)]
+    tier_cache_mib: u64,
     /// Seconds a request may take before it is answered 503.
     #[arg(long, default_value_t = 30)]
     timeout: u64,
     /// Open connections at once; past it the oldest idle one is closed,
-    /// or the new one refused (keep it below the file-handle limit).
+    /// or the new one refused. Clamped below the file-handle limit
+    /// (`ulimit -n`, raised to its hard limit at start) less a reserve of
+    /// 64 and the store's connections; the log says when.
     #[arg(long, default_value_t = 512)]
     max_connections: usize,
     /// Seconds a client may take to send its request headers (and a
@@ -124,12 +132,18 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         "--max-connections must be in 1..=1000000, got {}",
         args.max_connections
     );
+    anyhow::ensure!(
+        (1..=1 << 20).contains(&args.tier_cache_mib),
+        "--tier-cache-mib must be in 1..=1048576, got {}",
+        args.tier_cache_mib
+    );
     let limits = Limits {
         max_connections: args.max_connections,
         header_timeout: Duration::from_secs(args.header_timeout),
         workers,
         queue: 64 * workers,
         cache_bytes: args.cache_mib * 1024 * 1024,
+        tier_cache_bytes: args.tier_cache_mib * 1024 * 1024,
         timeout: Duration::from_secs(args.timeout),
         ..defaults
     };

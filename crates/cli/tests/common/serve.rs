@@ -19,7 +19,22 @@ impl Replica {
     /// Starts `mangekyo serve` over `db` on a free port and waits until it
     /// says where it serves.
     pub(crate) fn start(db: &TestDb) -> Replica {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mangekyo"))
+        Replica::start_under(db, &[])
+    }
+
+    /// [`Replica::start`], run by `wrapper` (a command and its arguments,
+    /// followed by the server's command line: `prlimit --nofile=256 --`).
+    pub(crate) fn start_under(db: &TestDb, wrapper: &[&str]) -> Replica {
+        let exe = env!("CARGO_BIN_EXE_mangekyo");
+        let mut command = match wrapper.split_first() {
+            Some((program, args)) => {
+                let mut c = Command::new(program);
+                c.args(args).arg(exe);
+                c
+            }
+            None => Command::new(exe),
+        };
+        let mut child = command
             .args(["serve", "--db", db.url().as_str(), "--addr", "127.0.0.1:0"])
             .args(["--workers", "1"])
             .env("RUST_LOG", "warn")

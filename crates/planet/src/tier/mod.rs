@@ -83,6 +83,10 @@ pub struct ClimateTier {
     pub tables: BiomeTables,
 }
 
+/// Bytes per node that [`CoarseTier::estimated_heap_bytes`] allows for the
+/// lakes and river segments (measured: about 1 on default planets).
+pub const RIVER_BYTES_PER_NODE: u64 = 4;
+
 /// The water of a version-3 tier.
 #[derive(Clone, Debug)]
 pub struct HydroFields {
@@ -375,6 +379,31 @@ impl CoarseTier {
             c.grid.sea_temperature.len() * 8 + c.wetland.len() + BANDS * (KNOTS * 4 + 8)
         });
         self.height.len() * 4 + self.uplift.len() * 4 + self.plate.len() * 2 + water + climate
+    }
+
+    /// An upper bound of [`CoarseTier::heap_bytes`] for a tier of
+    /// `version` with `n` cells per face edge, from the sizes alone, so a
+    /// service can refuse a `graph_n` its memory cannot hold before
+    /// computing anything. Exact but for the rivers and lakes, whose count
+    /// depends on the terrain: [`RIVER_BYTES_PER_NODE`] bounds them (the
+    /// `estimates_bound_the_tiers` test checks it on real planets). 0 for a
+    /// version without a tier.
+    pub fn estimated_heap_bytes(version: crate::Version, n: u32) -> u64 {
+        let nodes = 6 * u64::from(n) * u64::from(n);
+        // height and uplift f32, plate u16
+        let plates = nodes * 10;
+        // eroded, receiver and lake (4 bytes each), then lakes and segments
+        let water = nodes * (12 + RIVER_BYTES_PER_NODE);
+        let cn = u64::from(crate::atmosphere::fields::climate_n(n));
+        // the climate grid (two f32 per cell), wetlands (a byte per node)
+        // and the biome tables
+        let climate = 6 * cn * cn * 8 + nodes + (BANDS * (KNOTS * 4 + 8)) as u64;
+        match version.tier_layout() {
+            TierLayout::None => 0,
+            TierLayout::Plates => plates,
+            TierLayout::Water => plates + water,
+            TierLayout::Climate => plates + water + climate,
+        }
     }
 
     /// The sample spacing of a tier of `n` cells per face edge, metres: a

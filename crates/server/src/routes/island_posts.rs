@@ -80,18 +80,19 @@ async fn post_island(
 ) -> Result<Response, ApiError> {
     let settings = Settings::from_body(&body)?;
     let key = cache_key(&body, &settings);
-    // Loading is bounded by the body limit; generation is not, so the
-    // definitions are loaded and their cost checked before any worker is
-    // taken (see `crate::budget`).
+    let sites = state.limits.island_sites;
+    // Parsing the YAML is CPU work the client sizes (a body of a few
+    // hundred KiB takes milliseconds): it runs on a generation worker, in
+    // the job that generates, so posted definitions count against the
+    // worker limit and a cached answer parses nothing. The cost is checked
+    // after loading and before generating (see `crate::budget`).
     let sources = body.sources;
-    let defs = tokio::task::spawn_blocking(move || load(&sources))
-        .await
-        .map_err(|e| ApiError::internal("loading definitions", &e))??;
-    crate::routes::islands::check_scope_and_lang(&defs, &settings.scope, &settings.lang)?;
-    crate::budget::island_sites(&defs, &settings.scope, state.limits.island_sites)?;
     let content = state
         .content
         .get_or_generate("island_posted", key, &state.gate, move || {
+            let defs = load(&sources)?;
+            crate::routes::islands::check_scope_and_lang(&defs, &settings.scope, &settings.lang)?;
+            crate::budget::island_sites(&defs, &settings.scope, sites)?;
             generate(&defs, &settings)
         })
         .await?;

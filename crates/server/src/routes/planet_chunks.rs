@@ -12,6 +12,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use mangekyo_formats::{ChunkFormat, chunk};
+use mangekyo_planet::tier::CoarseTier;
 use mangekyo_planet::view::{Overlay, PreviewLayer};
 use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, PlanetSpace, Projection};
 use utoipa_axum::router::OpenApiRouter;
@@ -117,9 +118,10 @@ async fn chunk(
     // directly (the same function, so no byte depends on the tier) but
     // waits too, so clients meet one 503 contract for every version
     // that has a tier.
-    if let Err(answer) = ready_or_retry(&state, &planet).await {
-        return Ok(answer);
-    }
+    let tier = match ready_or_retry(&state, &planet).await {
+        Ok(tier) => tier,
+        Err(answer) => return Ok(answer),
+    };
     let a = request.address;
     let key = format!(
         "planet_chunk/{}/v{}/{}/{}/{}/{}/{}/{}/{}",
@@ -136,7 +138,7 @@ async fn chunk(
     let content = state
         .content
         .get_or_generate("planet_chunk", key, &state.gate, move || {
-            encode_chunk(&planet, &request, format)
+            encode_chunk(&planet, tier.as_ref(), &request, format)
         })
         .await?;
     Ok(respond(&content, lifetime, &headers))
@@ -185,9 +187,10 @@ async fn preview(
         .map_err(|e| planet_error(&e))?;
     let planet = state.planets.get(&state.store, id).await?;
     let lifetime = planet.lifetime(&query)?;
-    if let Err(answer) = crate::tiers::ready_for_samples(&state, &planet).await {
-        return Ok(answer);
-    }
+    let tier = match crate::tiers::ready_for_samples(&state, &planet).await {
+        Ok(tier) => tier,
+        Err(answer) => return Ok(answer),
+    };
     let key = format!(
         "planet_preview/{}/v{}/{width}/{layer_name}/{}",
         planet.params_hash,
@@ -198,7 +201,7 @@ async fn preview(
         .content
         .get_or_generate("planet_preview", key, &state.gate, move || {
             let image = planet
-                .planet()?
+                .sampler(tier.as_ref())?
                 .preview_with(width, layer, overlay, &|_| {})
                 .map_err(|e| planet_error(&e))?;
             let png = mangekyo_formats::picture::encode_picture(&image)
@@ -238,11 +241,12 @@ fn chunk_request(path: &Params, query: &Params) -> Result<ChunkRequest, ApiError
 /// Samples and encodes one chunk (runs on a generation worker).
 fn encode_chunk(
     planet: &Arc<LoadedPlanet>,
+    tier: Option<&Arc<CoarseTier>>,
     request: &ChunkRequest,
     format: ChunkFormat,
 ) -> Result<Content, ApiError> {
     let sampled = planet
-        .planet()?
+        .sampler(tier)?
         .sample_chunk(request)
         .map_err(|e| planet_error(&e))?;
     let encoded =

@@ -180,9 +180,10 @@ async fn rivers(
             "a planet of generator version 3 or later",
         ));
     }
-    if let Err(answer) = crate::tiers::ready_for_samples(&state, &planet).await {
-        return Ok(answer);
-    }
+    let tier = match crate::tiers::ready_for_samples(&state, &planet).await {
+        Ok(tier) => tier,
+        Err(answer) => return Ok(answer),
+    };
     let key = format!(
         "planet_rivers/{}/v{}/{}{}",
         planet.params_hash,
@@ -199,7 +200,7 @@ async fn rivers(
     let content = state
         .content
         .get_or_generate("planet_rivers", key, &state.gate, move || {
-            let built = planet.planet()?;
+            let built = planet.sampler(tier.as_ref())?;
             let doc = match layer {
                 Some(layer) => water_layer(&built, bbox, layer),
                 None => rivers_geojson(&built, bbox),

@@ -206,7 +206,7 @@ fn space_view(params: &mangekyo_planet::PlanetParams) -> SpaceView {
     responses(
         (status = 201, description = "Created; Location names it", body = PlanetView),
         (status = 202, description = "Created; its coarse tier is still computing (see links.status)", body = PlanetView),
-        (status = 400, description = "A field is malformed or out of range", body = ErrorBody),
+        (status = 400, description = "A field is malformed or out of range (`graph_n` too: its coarse tier must fit in this server's tier cache)", body = ErrorBody),
         (status = 409, description = "The name is taken", body = ErrorBody),
         (status = 429, description = "The token is over a quota (planets, tier computations per hour, storage); `Retry-After` when waiting helps", body = ErrorBody),
         (status = 413, description = "The body is too large", body = ErrorBody),
@@ -218,6 +218,9 @@ async fn create(
     ApiJson(body): ApiJson<CreatePlanet>,
 ) -> Result<Response, ApiError> {
     let params = parse_new_params(body.params.unwrap_or_else(|| serde_json::json!({})))?;
+    // A tier this replica's cache cannot keep would be loaded again on
+    // every request: refused before anything is stored or computed.
+    state.tiers.check_fits(&params)?;
     let normalised = serde_json::to_value(params)
         .map_err(|e| ApiError::internal("serialising parameters", &e))?;
     if let Principal::Token(token) = &principal

@@ -110,9 +110,10 @@ async fn tile(
     };
     let mask = pyramid_bin::layer_mask(layers).map_err(|e| ApiError::encoding(&e))?;
     let lifetime = planet.lifetime(&query)?;
-    if let Err(answer) = crate::tiers::ready_for_samples(&state, &planet).await {
-        return Ok(answer);
-    }
+    let tier = match crate::tiers::ready_for_samples(&state, &planet).await {
+        Ok(tier) => tier,
+        Err(answer) => return Ok(answer),
+    };
     let key = format!(
         "planet_pyramid/{}/v{version}/{face}/{level}/{x}/{y}/{mask}",
         planet.params_hash
@@ -120,7 +121,7 @@ async fn tile(
     let content = state
         .content
         .get_or_generate("planet_pyramid", key, &state.gate, move || {
-            let built = planet.planet()?;
+            let built = planet.sampler(tier.as_ref())?;
             let samples = built
                 .sample_face_tile(&tile, layers)
                 .map_err(|e| planet_error(&e))?;

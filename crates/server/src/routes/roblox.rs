@@ -8,10 +8,13 @@
 //! parameter hash; the answer is those pieces in request order, so equal
 //! requests get equal bytes (and ETags) from every replica.
 
+use std::sync::Arc;
+
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use mangekyo_formats::roblox::{self, Encoding, RobloxLayer};
+use mangekyo_planet::tier::CoarseTier;
 use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, PlanetSpace, Projection};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -155,18 +158,20 @@ async fn roblox_chunks(
     let batch = Batch::from_body(&body, &space, projection, lod, max)?;
     // Chunks of a version-2 planet wait for its coarse tier (as the chunk
     // route does).
-    if let Err(answer) = crate::tiers::ready_or_retry(&state, &planet).await {
-        return Ok(answer);
-    }
+    let tier = match crate::tiers::ready_or_retry(&state, &planet).await {
+        Ok(tier) => tier,
+        Err(answer) => return Ok(answer),
+    };
     let mut pieces = Vec::with_capacity(batch.addresses.len());
     for &address in &batch.addresses {
         let (state, planet, batch) = (state.clone(), planet.clone(), batch.clone());
+        let tier = tier.clone();
         pieces.push(tokio::spawn(async move {
             let key = piece_key(&planet, &batch, &address);
             state
                 .content
                 .get_or_generate("roblox_chunk", key, &state.gate, move || {
-                    encode_piece(&planet, &batch, address)
+                    encode_piece(&planet, tier.as_ref(), &batch, address)
                 })
                 .await
         }));
@@ -376,6 +381,7 @@ fn piece_key(planet: &LoadedPlanet, batch: &Batch, a: &ChunkAddress) -> String {
 /// Samples one chunk and writes its JSON piece (on a generation worker).
 fn encode_piece(
     planet: &LoadedPlanet,
+    tier: Option<&Arc<CoarseTier>>,
     batch: &Batch,
     address: ChunkAddress,
 ) -> Result<Content, ApiError> {
@@ -385,7 +391,7 @@ fn encode_piece(
         layers: roblox::sample_layers(&batch.layers, planet.version()?),
     };
     let chunk = planet
-        .planet()?
+        .sampler(tier)?
         .sample_chunk(&request)
         .map_err(|e| planet_error(&e))?;
     let body = roblox::encode_piece(&chunk, &batch.layers, batch.encoding)

@@ -106,9 +106,10 @@ async fn tile(
         .validate(planet.planet()?.geo_max_level())
         .map_err(|e| planet_error(&e))?;
     let lifetime = planet.lifetime(&query)?;
-    if let Err(answer) = crate::tiers::ready_for_samples(&state, &planet).await {
-        return Ok(answer);
-    }
+    let tier = match crate::tiers::ready_for_samples(&state, &planet).await {
+        Ok(tier) => tier,
+        Err(answer) => return Ok(answer),
+    };
     let key = format!(
         "planet_terrain/{}/v{}/{z}/{x}/{y}/{}",
         planet.params_hash,
@@ -118,7 +119,7 @@ async fn tile(
     let content = state
         .content
         .get_or_generate("planet_terrain", key, &state.gate, move || {
-            let built = planet.planet()?;
+            let built = planet.sampler(tier.as_ref())?;
             let bytes =
                 terrain::encode(&built, &request, normals).map_err(|e| ApiError::encoding(&e))?;
             Ok(Content::new(bytes, terrain::CONTENT_TYPE))

@@ -73,9 +73,10 @@ async fn tile(
     request.validate().map_err(|e| planet_error(&e))?;
     let planet = state.planets.get(&state.store, id).await?;
     let lifetime = planet.lifetime(&query)?;
-    if let Err(answer) = crate::tiers::ready_for_samples(&state, &planet).await {
-        return Ok(answer);
-    }
+    let tier = match crate::tiers::ready_for_samples(&state, &planet).await {
+        Ok(tier) => tier,
+        Err(answer) => return Ok(answer),
+    };
     let key = format!(
         "planet_tile/{}/v{}/{z}/{x}/{y}/{size}",
         planet.params_hash,
@@ -84,7 +85,7 @@ async fn tile(
     let content = state
         .content
         .get_or_generate("planet_tile", key, &state.gate, move || {
-            let built = planet.planet()?;
+            let built = planet.sampler(tier.as_ref())?;
             let png = mangekyo_formats::picture::encode_tile(&built, &request)
                 .map_err(|e| ApiError::encoding(&e))?;
             Ok(Content::new(png, "image/png"))
