@@ -90,10 +90,31 @@ export async function fetchRetrying(url, init = {}, onWait = () => {}) {
   }
 }
 
-/** GET (or `init`) a JSON document. */
+/**
+ * A `"seed"` member's string token and the integer after it (other strings
+ * are matched whole and left alone, so a `"seed"` inside a string value is
+ * never taken for a member).
+ */
+const SEED_MEMBER = /("[^"\\]*(?:\\.[^"\\]*)*")(?:(\s*:\s*)(-?\d+)(?=\s*[,}\]]))?/g;
+
+/**
+ * JSON text parsed with every `"seed"` number kept as its decimal text.
+ * Seeds are 64-bit (a text seed hashes to any u64) and a JavaScript
+ * number holds 53 bits: `JSON.parse` would round 18446744073709551557 to
+ * 18446744073709552000, the viewer would show that, and a seed posted back
+ * would name another planet. The server reads a seed given as digits as
+ * that number, so the text goes back as it came.
+ */
+export function parseJson(text) {
+  if (!text.includes('"seed"')) return JSON.parse(text);
+  return JSON.parse(text.replace(SEED_MEMBER, (all, key, colon, digits) =>
+    (key === '"seed"' && digits !== undefined ? `${key}${colon}"${digits}"` : all)));
+}
+
+/** GET (or `init`) a JSON document (seeds as text, see `parseJson`). */
 export async function getJson(url, init = {}, onWait) {
   const response = await fetchRetrying(url, init, onWait);
-  return (await check(url, response)).json();
+  return parseJson(await (await check(url, response)).text());
 }
 
 /** GET a text document (SVG, ASCII). */

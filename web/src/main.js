@@ -23,6 +23,7 @@ const view = document.getElementById('view');
 const hud = document.getElementById('hud');
 const statusLine = document.getElementById('status');
 const controls = document.getElementById('controls');
+const noteLine = document.getElementById('note');
 
 /** What the tests and the console see. */
 const viewer = {
@@ -53,8 +54,21 @@ function setParams(values) {
   history.replaceState(null, '', `#${mode}${query ? `?${query}` : ''}`);
 }
 
+/** Text as nodes, its backquoted parts (commands, file names) as `code`. */
+function withCode(text) {
+  return String(text || '').split('`').map((part, i) => (i % 2 ? Object.assign(document.createElement('code'), { textContent: part }) : part));
+}
+
+/**
+ * A mode's standing remark in the header (not the status line, which
+ * says what is happening now).
+ */
+function setNote(text) {
+  noteLine.replaceChildren(...withCode(text));
+}
+
 function setStatus(text, kind = 'info') {
-  statusLine.textContent = text || '';
+  statusLine.replaceChildren(...withCode(text));
   statusLine.className = kind === 'error' ? 'error' : '';
 }
 
@@ -75,6 +89,7 @@ async function route() {
   controls.replaceChildren();
   hud.textContent = '';
   setStatus('');
+  setNote('');
   for (const a of document.querySelectorAll('#modes a')) a.classList.toggle('active', a.dataset.mode === mode);
   const module = await MODES[mode]();
   if (token !== mounting) return;
@@ -85,6 +100,7 @@ async function route() {
     params,
     setParams,
     setStatus,
+    setNote,
     markReady: () => {
       if (token === mounting) viewer.ready = true;
     },

@@ -1,9 +1,11 @@
 // Shared pieces of the browser tests: one headless Chromium per test file,
-// pages that fail their test on any console error, and picture statistics
-// computed by the browser itself from a screenshot (no PNG library).
+// pages that fail their test on any console error, picture statistics
+// computed by the browser itself from a screenshot (no PNG library), and a
+// `mangekyo serve` of a test's own (another --web directory).
 
 import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -276,4 +278,65 @@ export async function findCave(page) {
     }
     return best && best.at;
   });
+}
+
+/** The repository's root. */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * The `mangekyo` binary for tests that start a server of their own:
+ * `MANGEKYO_BIN` (run.sh sets it to the one it built), else the debug
+ * build in CARGO_TARGET_DIR or target/.
+ */
+export function mangekyoBinary() {
+  return process.env.MANGEKYO_BIN || join(process.env.CARGO_TARGET_DIR || join(ROOT, 'target'), 'debug', 'mangekyo');
+}
+
+/**
+ * Starts `mangekyo serve` on a free loopback port with `args` (`--web`,
+ * `--db`, …); resolves to `{ base, stop() }` once it answers /healthz.
+ */
+export async function startServer(args) {
+  const bin = mangekyoBinary();
+  if (!existsSync(bin)) throw new Error(`no mangekyo binary at ${bin}: build it (cargo build -p mangekyo) or set MANGEKYO_BIN`);
+  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', ...args], {
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  const base = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`mangekyo serve did not start:\n${log}`)), 30_000);
+    child.stderr.on('data', (chunk) => {
+      log += chunk;
+      // The whole address: stderr may arrive in pieces mid-line.
+      const m = /mangekyo serving on (http:\/\/\S+)\s/.exec(log);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1].replace(/\/$/, ''));
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`mangekyo serve exited (${code}):\n${log}`));
+    });
+  });
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null) resolve();
+      else {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }
+    }),
+  };
+}
+
+/** Whether two bounding boxes (`{x, y, width, height}`) overlap. */
+export function overlaps(a, b) {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }

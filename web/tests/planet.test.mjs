@@ -3,11 +3,13 @@
 // not blank; the flight over it is globe.test.mjs), a click
 // on the globe opens that region (a chunk) as a 3D heightmap, cut from any
 // projection (the chunk the server locates under the point, with a pin on
-// it); a second planet created from the controls appears in the picker.
+// it); a second planet created from the controls (a text seed) shows its
+// coarse tier's progress while it computes, keeps its 64-bit seed to the
+// last digit, and appears in the picker.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertNoErrors, canvasShot, colourClasses, launch, openPage, screenshot, waitFor, waitReady } from './harness.mjs';
+import { assertNoErrors, BASE, canvasShot, colourClasses, launch, openPage, screenshot, waitFor, waitReady } from './harness.mjs';
 
 let browser;
 let page;
@@ -144,12 +146,65 @@ test('plate boundaries are drawn over the globe, coloured by type', async () => 
   assertNoErrors(assert, page);
 });
 
-test('a planet created from the controls joins the picker', async () => {
+/** A text seed as the server maps it (crates/core seed.rs): mix64(fnv1a64(utf8)), as a BigInt. */
+function textSeed(text) {
+  const M = (1n << 64n) - 1n;
+  let h = 0xcbf29ce484222325n;
+  for (const b of Buffer.from(text, 'utf8')) h = ((h ^ BigInt(b)) * 0x100000001b3n) & M;
+  h = ((h ^ (h >> 30n)) * 0xbf58476d1ce4e5b9n) & M;
+  h = ((h ^ (h >> 27n)) * 0x94d049bb133111ebn) & M;
+  return h ^ (h >> 31n);
+}
+
+test('a planet created from the controls shows its coarse tier\'s progress, keeps its 64-bit seed, and joins the picker', async () => {
   const before = (await page.evaluate(() => window.mangekyo.debug())).planets;
-  await page.fill('#controls input[placeholder="new planet name"]', `test-${Date.now()}`);
+  // A text seed never used before: its coarse tier is not stored, and it
+  // hashes above 2^53 (a JavaScript number would round it).
+  let seedText;
+  for (let k = 0; !seedText || textSeed(seedText) < 2n ** 53n; k++) seedText = `my world ${Date.now()}-${k}`;
+  const expected = textSeed(seedText).toString();
+  // Every text the status line shows, from now on.
+  await page.evaluate(() => {
+    window.__statusLog = [];
+    const status = document.getElementById('status');
+    new MutationObserver(() => window.__statusLog.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+  });
+  const name = `test-${Date.now()}`;
+  await page.fill('#controls input[placeholder="new planet name"]', name);
+  await page.fill('#controls label:has-text("seed") input', seedText);
   await page.click('#controls button:has-text("create")');
   await page.waitForFunction((n) => window.mangekyo.debug().planets === n + 1 && window.mangekyo.debug().textured, before,
-    { timeout: 120_000 });
+    { timeout: 180_000 });
+  // Opened: the globe streamed and the status line cleared.
+  await page.waitForFunction((n) => window.mangekyo.debug().planet.name === n && window.__globe.stats().drawn > 0
+    && document.getElementById('status').textContent === '', name, { timeout: 120_000 });
   assert.equal(await page.locator('#controls label:has-text("planet") select option').count(), before + 1);
+
+  // The tier computed while the status line counted up, not "retrying".
+  const log = await page.evaluate(() => window.__statusLog);
+  const percents = log.map((t) => /coarse tier[^:]*: (\d+) %/.exec(t)).filter(Boolean).map((m) => Number(m[1]));
+  assert.ok(percents.length > 0, `the status line showed a percentage: ${JSON.stringify(log)}`);
+  assert.ok(percents.every((p, i) => p >= 0 && p <= 100 && (i === 0 || p >= percents[i - 1])), `progress only grows: ${percents}`);
+  assert.ok(!log.some((t) => /retrying/.test(t)), `no "retrying": ${JSON.stringify(log)}`);
+
+  // The seed shown is the server's, to the last digit.
+  const state = await page.evaluate(() => window.mangekyo.debug());
+  assert.equal(state.planet.name, name);
+  assert.equal(state.planet.seed, expected);
+  assert.match(await page.locator('#hud').textContent(), new RegExp(`seed ${expected} `));
+  // Posted back as it is shown, it names the same planet (the same
+  // parameters hash); as a rounded number it would not.
+  const again = await fetch(`${BASE}/v1/planets`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `${name}-again`, params: { seed: state.planet.seed } }),
+  });
+  const text = await again.text();
+  assert.ok(again.status === 201 || again.status === 202, `${again.status}: ${text}`);
+  const copy = JSON.parse(text);
+  assert.equal(copy.params_hash, state.planet.paramsHash, 'the same planet');
+  assert.match(text, new RegExp(`"seed":${expected}[,}]`), 'the same seed');
+  assert.notEqual(String(Number(expected)), expected, 'the seed is one a JavaScript number cannot hold');
+  await fetch(`${BASE}/v1/planets/${copy.id}`, { method: 'DELETE' });
   assertNoErrors(assert, page);
 });

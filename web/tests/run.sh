@@ -10,7 +10,9 @@
 # Needs Node.js ≥ 20 and the Rust toolchain; installs Debian's chromium and
 # a Japanese font if they are missing (as root) and playwright-core from
 # package-lock.json.
-# MANGEKYO_URL=http://host:port skips the build and tests a running server.
+# MANGEKYO_URL=http://host:port skips the build and tests a running server
+# (first_run.test.mjs still starts one of its own: MANGEKYO_BIN, else the
+# debug build in CARGO_TARGET_DIR or target/).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -67,6 +69,8 @@ if [ -z "${MANGEKYO_URL:-}" ]; then
   done
   [ -n "$addr" ] || { echo "mangekyo serve did not start" >&2; cat "$tmp/server.log" >&2; exit 1; }
   export MANGEKYO_URL="$addr" MANGEKYO_FRESH=1
+  # first_run.test.mjs starts a server of its own (web/ without pkg/).
+  export MANGEKYO_BIN="${MANGEKYO_BIN:-$bin}"
 fi
 echo "testing the viewer at $MANGEKYO_URL"
 

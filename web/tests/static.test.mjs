@@ -5,6 +5,8 @@
 // server's bytes exactly (SHA-256 in the worker against the server's
 // answer for the same URL). The same flight with `?source=server` against
 // the real server sees the same chunks. The static page asks nothing of /v1.
+// The planet mode, which needs a server, says so calmly, without a page
+// error, and disables what cannot work there.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -127,4 +129,26 @@ test('the same flight with ?source=server sees the same chunks', async () => {
   assert.ok(same >= COMPARED, `${same} chunks in common`);
   assertNoErrors(assert, served.page);
   await served.page.context().close();
+});
+
+test('dist/ without a server: the planet mode says it needs `mangekyo serve` and offers nothing that cannot work', async () => {
+  const page = await openPage(browser, '#planet', staticBase);
+  const status = page.locator('#status');
+  await status.filter({ hasText: 'mangekyo serve' }).waitFor({ timeout: 30_000 });
+  assert.ok(await status.isVisible(), 'the message is shown');
+  assert.match(await status.textContent(), /shows the planets stored by mangekyo serve/);
+  assert.equal(await status.locator('code').first().textContent(), 'mangekyo serve');
+  assert.equal(await status.getAttribute('class'), '', 'calmly: not styled as an error');
+  assert.ok(await page.locator('#controls button:has-text("create")').isDisabled(), 'create is disabled');
+  assert.ok(await page.locator('#controls label:has-text("seed") input').isDisabled());
+  assert.ok(await page.locator('#controls label:has-text("planet") select').first().isDisabled());
+  assert.equal((await page.evaluate(() => window.mangekyo.debug())).serverless, true);
+  await page.waitForTimeout(500);
+  await screenshot(page, 'static_planet_no_server');
+  // The one thing that went wrong is the list's 404 (how the mode learns
+  // there is no server); no exception, nothing else.
+  assert.deepEqual(page.errors.filter((e) => !/^console: Failed to load resource: the server responded with a status of 404/.test(e)), [],
+    `errors: ${page.errors}`);
+  assert.ok(page.errors.length <= 1, `errors: ${page.errors}`);
+  await page.context().close();
 });

@@ -1,12 +1,13 @@
 // Browser-free tests of the viewer's pure modules: the cave wire decoders
 // (the caves crate's MKCM/MKCD layouts, checked against hand-built
-// buffers, and their refusals) and the density field's trilinear blend.
+// buffers, and their refusals), the density field's trilinear blend, and
+// JSON with 64-bit seeds kept exact.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeDensity, decodeMesh, serverTiming } from '../src/modes/caves/format.js';
 import { DensityField } from '../src/modes/caves/field.js';
-import { fetchRetrying, getJson } from '../src/api.js';
+import { fetchRetrying, getJson, parseJson } from '../src/api.js';
 
 /** An MKCM buffer of `v` vertices and `i` indices, as the caves crate lays it out. */
 function mkcm(v, i, origin = [32, 0, -64]) {
@@ -81,6 +82,22 @@ test('the density field blends voxels trilinearly and treats the unknown as rock
 test('Server-Timing durations are read by name', () => {
   assert.deepEqual(serverTiming('gen;dur=1.25, mesh;dur=0.5'), { gen: 1.25, mesh: 0.5 });
   assert.deepEqual(serverTiming(null), {});
+});
+
+test('seeds keep all 64 bits: every "seed" number is read as its digits, nothing else changes', () => {
+  // 18446744073709551557 is 2^64 − 59: a JavaScript number rounds it to 2^64.
+  const text = '{"id": 3, "params": {"seed": 18446744073709551557, "radius": 6371000.0, "plates": [1, 2]},'
+    + ' "name": "say \\"seed\\": 5 \\\\", "list": [{"seed" : 42 }], "seedling": 9007199254740993, "odd": {"seed": 1.5}}';
+  const parsed = parseJson(text);
+  assert.equal(parsed.params.seed, '18446744073709551557');
+  assert.equal(parsed.list[0].seed, '42');
+  assert.equal(parsed.name, 'say "seed": 5 \\', 'a "seed" inside a string is text, not a member');
+  assert.equal(parsed.params.radius, 6371000);
+  assert.deepEqual(parsed.params.plates, [1, 2]);
+  assert.equal(parsed.seedling, 9007199254740992, 'only "seed" members are kept as text');
+  assert.equal(parsed.odd.seed, 1.5, 'a seed that is no integer is left as it is');
+  assert.equal(JSON.parse(text).params.seed, 18446744073709552000, 'what JSON.parse would have made of it');
+  assert.deepEqual(parseJson('[1, "seed", {"a": "\\\\"}]'), [1, 'seed', { a: '\\' }]);
 });
 
 test('a 503 is retried after its Retry-After, other answers are not', async () => {

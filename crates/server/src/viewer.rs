@@ -26,6 +26,15 @@ pub struct Viewer {
     dir: Option<PathBuf>,
 }
 
+/// The header on the viewer's files when its WebAssembly package
+/// (`pkg/`, built by scripts/build-wasm) is missing: the caves mode then
+/// generates on the server without asking for the package, whose 404
+/// would greet the README's first command with a console error.
+pub(crate) const WASM_HEADER: &str = "x-mangekyo-wasm";
+
+/// The package's file the header stands for.
+const WASM_FILE: &str = "pkg/mangekyo_bg.wasm";
+
 /// Path prefixes that belong to the API: unknown paths under them get the
 /// JSON 404, never the viewer.
 const API_PREFIXES: [&str; 4] = ["/v1", "/healthz", "/metrics", "/openapi.json"];
@@ -95,6 +104,14 @@ async fn serve_file(dir: &Path, request: Request) -> Response {
             response
                 .headers_mut()
                 .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+            if !tokio::fs::metadata(dir.join(WASM_FILE))
+                .await
+                .is_ok_and(|m| m.is_file())
+            {
+                response
+                    .headers_mut()
+                    .insert(WASM_HEADER, HeaderValue::from_static("missing"));
+            }
             response
         }
         Err(e) => ApiError::internal("serving the viewer", &e).into_response(),

@@ -2,7 +2,8 @@
 //! cave manifest spawns in air above a shaft, mesh and density chunks are
 //! the caves crate's own wire forms, the point density equals the field's,
 //! bad cave and island requests name their parameter, and islands come as
-//! JSON and SVG.
+//! JSON and SVG; the viewer's files say whether its WebAssembly package
+//! is built.
 
 use axum::Router;
 use axum::body::{Body, Bytes};
@@ -168,4 +169,47 @@ async fn islands_come_as_json_and_svg() {
     let text = String::from_utf8(body.to_vec()).unwrap();
     assert!(text.starts_with("<svg"));
     assert_eq!(text.matches("<title>site ").count(), sites);
+}
+
+/// The viewer's files say when its WebAssembly package is missing (the
+/// caves mode then generates on the server without asking for it), and
+/// stop saying so once it is built.
+#[tokio::test]
+async fn viewer_files_say_whether_the_wasm_package_is_built() {
+    let pid = std::process::id();
+    let dir = std::env::temp_dir().join(format!("mangekyo-viewer-wasm-{pid}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("index.html"),
+        "<!doctype html><title>viewer</title>",
+    )
+    .unwrap();
+    let store = Store::open(&"sqlite::memory:".parse().unwrap())
+        .await
+        .unwrap();
+    let server = app(store, Limits::default(), Viewer::locate(Some(dir.clone()))).0;
+
+    let (status, headers, body) = get(&server, "/").await;
+    assert_eq!(status, 200);
+    assert!(body.starts_with(b"<!doctype html>"));
+    assert_eq!(headers["x-mangekyo-wasm"], "missing");
+    // A missing file is still the JSON 404, and the API never carries it.
+    assert_eq!(get(&server, "/pkg/mangekyo.js").await.0, 404);
+    assert!(
+        get(&server, "/healthz")
+            .await
+            .1
+            .get("x-mangekyo-wasm")
+            .is_none()
+    );
+
+    std::fs::create_dir_all(dir.join("pkg")).unwrap();
+    std::fs::write(dir.join("pkg/mangekyo_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
+    let (status, headers, _) = get(&server, "/index.html").await;
+    assert_eq!(status, 200);
+    assert!(
+        headers.get("x-mangekyo-wasm").is_none(),
+        "the package is built: {headers:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

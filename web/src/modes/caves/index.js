@@ -32,7 +32,7 @@ const FRAME_WINDOW = 120;
 const IDLE_REDRAW_MS = 250;
 
 export async function mount(ctx) {
-  const { view, hud, controls, params, setParams, setStatus, markReady } = ctx;
+  const { view, hud, controls, params, setParams, setStatus, setNote, markReady } = ctx;
   const state = {
     seed: params.get('seed') || '42',
     mode: params.get('cave') === 'sheets' ? 'sheets' : 'tubes',
@@ -157,10 +157,13 @@ export async function mount(ctx) {
         scene, pool, field, material, radius: state.radius, chunkY: manifest.chunk_y, surfaceTop: manifest.surface_range[1],
         job: (kind, cx, cy, cz) => ({ ...opened.job(kind, cx, cy, cz), digest }),
       });
-      world = { manifest, field, streamer, source };
+      world = { manifest, field, streamer, source, note: opened.note };
       const start = ['x', 'y', 'z'].map((a) => Number(params.get(a)));
       position.fromArray(start.every(Number.isFinite) && params.has('x') ? start : manifest.spawn);
-      setStatus(opened.note || '');
+      // Why the server generates (no package): a standing note in the
+      // header, not the status line over the view.
+      setNote(opened.note || '');
+      setStatus('');
     } catch (err) {
       if (token === worldToken) setStatus(`caves: ${err.message}`, 'error');
     }
@@ -326,6 +329,7 @@ export async function mount(ctx) {
       return {
         seed: state.seed, mode: state.mode, radius: state.radius, mesher: state.mesher,
         source: world ? world.source : null,
+        note: world ? world.note : null,
         droneMeshes: droneMeshes,
         position: position.toArray(), yaw: orbit.yaw, pitch: orbit.pitch,
         surface: world ? world.surface ?? null : null, depthFactor: lighting.factor,

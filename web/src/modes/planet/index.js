@@ -14,8 +14,10 @@
 // server's `locate` says which chunk holds the clicked latitude and
 // longitude), its heights displacing a grid, coloured by the chunk's biome
 // preview, with a pin where the click landed; "back" returns to the globe.
-// Whatever answers 503 (a planet's coarse tier still computing) is asked
-// again after its Retry-After, and the status line says so.
+// A planet whose coarse tier is still computing (a new one: 20–60 s) is
+// waited for by polling its status link, the status line showing how far
+// it is; whatever still answers 503 is asked again after its Retry-After.
+// Seeds stay text (api.js parseJson): they are 64-bit.
 //
 // `window.__globe` is the scripting hook of the tests: setCamera({lat, lon,
 // altitude, heading, pitch}), idle() (a promise: nothing wanted missing,
@@ -40,6 +42,11 @@ const REGION_GRID = 128;
 const RELIEF = 6;
 /** The projections a region can be cut from (the server's names). */
 const PROJECTIONS = ['equirectangular', 'cube', 'tangent_cube', 'octahedral'];
+/** What the mode says where no server answers (dist/ on a static file server). */
+const NO_SERVER = 'The planet mode shows the planets stored by `mangekyo serve`, and these static files have no server '
+  + 'behind them: run `mangekyo serve` and open the viewer it serves. The caves mode works here.';
+/** How often a computing coarse tier's progress is asked for, ms. */
+const TIER_POLL_MS = 1000;
 /** The camera's altitude when a planet opens, in planet radii (the whole globe in view). */
 const ORBIT = 2.2;
 /** Clear colours: space, and the day sky it turns into below ~60 km. */
@@ -96,13 +103,17 @@ export async function mount(ctx) {
   let regionInfo = null;
   let running = true;
   let token = 0;
+  /** No server answers /v1 here (static files): nothing can be listed or created. */
+  let serverless = false;
+  /** A status request for a 503's wait is under way (tierWait). */
+  let askingTier = false;
   let projection = PROJECTIONS.includes(params.get('projection')) ? params.get('projection') : 'equirectangular';
 
   const picker = controls.select('planet', [], '', (id) => open(Number(id)));
   const nameInput = controls.text('name', '', () => {}, { placeholder: 'new planet name' });
   const seedInput = controls.text('seed', randomSeed(), () => {});
-  controls.button('create', () => create(nameInput.value.trim(), seedInput.value.trim()));
-  controls.select('region projection', PROJECTIONS.map((p) => [p, p.replace('_', ' ')]), projection, (p) => {
+  const createButton = controls.button('create', () => create(nameInput.value.trim(), seedInput.value.trim()));
+  const projectionPicker = controls.select('region projection', PROJECTIONS.map((p) => [p, p.replace('_', ' ')]), projection, (p) => {
     projection = p;
     setParams({ projection: p });
     // An open region is cut again from the new projection, around the same point.
@@ -139,8 +150,11 @@ export async function mount(ctx) {
   }
 
   async function create(name, seedText) {
-    const seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText || randomSeed();
-    const body = { name: name || `planet-${seed}`, params: { seed: typeof seed === 'number' ? seed : hashSeed(seed) } };
+    // The seed goes as text: the server reads digits as that number (all
+    // 64 bits, which a JavaScript number would round) and hashes any
+    // other text, as the CLI and every seed in a URL do.
+    const seed = seedText || randomSeed();
+    const body = { name: name || `planet-${seed}`, params: { seed } };
     try {
       const created = await postJson('/v1/planets', body);
       await refreshList(created.id);
@@ -173,12 +187,13 @@ export async function mount(ctx) {
     showGlobe();
     dropGlobe();
     setStatus(`planet #${id}: loading the globe…`);
-    const waiting = (s) => {
-      if (mine === token) setStatus(`planet #${id}: its coarse tier is still computing; retrying in ${s} s…`);
-    };
+    const waiting = (s) => tierWait(mine, planet, s);
     try {
       planet = await getJson(`/v1/planets/${id}`);
       if (!planet.space) throw new Error(`planet #${id} is from a generator version this server does not run`);
+      await waitForTier(mine, planet);
+      if (mine !== token) return;
+      setStatus(`planet #${id}: loading the globe…`);
       // The server links the plates of a planet whose version has them
       // (versions are told apart on the server; `next` is not a number).
       plateBox.disabled = !hasPlates(planet);
@@ -226,6 +241,57 @@ export async function mount(ctx) {
     }
   }
 
+  /**
+   * Waits while `p`'s coarse tier computes (a new planet's plates,
+   * climate and rivers: 20–60 s, once), polling its status link and
+   * showing the progress; returns at once when it is ready or not needed.
+   */
+  async function waitForTier(mine, p) {
+    if (!p.links || !p.links.status) return;
+    for (;;) {
+      let tier;
+      try {
+        tier = await getJson(p.links.status);
+      } catch (err) {
+        // A server without the status route: the 503s say it instead.
+        if (err instanceof ApiError && err.status === 404) return;
+        throw err;
+      }
+      if (mine !== token) return;
+      if (tier.state === 'failed') throw new Error(`planet #${p.id}'s coarse tier failed: ${tier.error || 'no reason given'}`);
+      if (tier.state !== 'computing') return;
+      setStatus(tierText(p, tier));
+      await new Promise((resolve) => setTimeout(resolve, TIER_POLL_MS));
+      if (mine !== token) return;
+    }
+  }
+
+  /** What the status line says while `p`'s coarse tier computes. */
+  function tierText(p, tier) {
+    const percent = Math.min(99, Math.floor((Number(tier.progress) || 0) * 100));
+    return `planet #${p.id}: computing the planet's coarse tier (once per planet): ${percent} %`;
+  }
+
+  /**
+   * A request waits `seconds` for the coarse tier (a 503): the status line
+   * shows the tier's progress if the status link has it.
+   */
+  async function tierWait(mine, p, seconds) {
+    // Tiles wait side by side: one status request at a time says it for all.
+    if (mine !== token || !p || askingTier) return;
+    askingTier = true;
+    let text = `planet #${p.id}: the server is busy; asking again in ${seconds} s…`;
+    try {
+      const tier = p.links && p.links.status ? await getJson(p.links.status) : null;
+      if (tier && tier.state === 'computing') text = tierText(p, tier);
+    } catch {
+      // The wait itself goes on; the plain text says why.
+    } finally {
+      askingTier = false;
+    }
+    if (mine === token) setStatus(text);
+  }
+
   /** Whether a planet (as `/v1/planets/{id}` serves it) has plates. */
   function hasPlates(p) {
     return Boolean(p.links && p.links.plates);
@@ -234,9 +300,7 @@ export async function mount(ctx) {
   /** (Re)loads the preview sphere with the current overlay. */
   async function loadPreview(mine, p) {
     const group = new THREE.Group();
-    const info = await buildGlobe(p, group, hasPlates(p) ? overlay : 'none', (s) => {
-      if (mine === token) setStatus(`planet #${p.id}: its coarse tier is still computing; retrying in ${s} s…`);
-    });
+    const info = await buildGlobe(p, group, hasPlates(p) ? overlay : 'none', (s) => tierWait(mine, p, s));
     if (mine !== token) {
       clear(group);
       return;
@@ -271,9 +335,7 @@ export async function mount(ctx) {
       const located = await getJson(`${planet.links.locate}&lat=${point.lat}&lon=${point.lon}&projection=${cut}&lod=${lod}`);
       // The JSON first: it waits out a 503 (the coarse tier computing), and
       // then the picture of the same chunk is ready too.
-      const json = await getJson(`${located.chunk}&format=json&layers=height,biome&edge=shared`, {}, (s) => {
-        if (mine === token) setStatus(`the planet's coarse tier is still computing; retrying in ${s} s…`);
-      });
+      const json = await getJson(`${located.chunk}&format=json&layers=height,biome&edge=shared`, {}, (s) => tierWait(mine, planet, s));
       const texture = await loadTexture(`${located.chunk}&format=preview`);
       if (mine !== token) {
         texture.dispose();
@@ -375,9 +437,11 @@ export async function mount(ctx) {
       return `${planet.name} · region ${regionInfo.lat.toFixed(2)}°, ${regionInfo.lon.toFixed(2)}° · ${regionInfo.projection.replace('_', ' ')}${regionInfo.face ? ` face ${regionInfo.face}` : ''} lod ${regionInfo.lod} chunk (${regionInfo.cx}, ${regionInfo.cy}) · ${regionInfo.width}² samples · ${regionInfo.relief[0].toFixed(0)}…${regionInfo.relief[1].toFixed(0)} m · relief ×${RELIEF}`;
     }
     const where = `${flight.lat.toFixed(3)}°, ${flight.lon.toFixed(3)}° · ${formatMetres(flight.altitude)} up (${formatMetres(flight.clearance())} over the ground)`;
+    // Nothing about the globe while it is still being asked for (a new
+    // planet's coarse tier computing): the status line says how far.
     const streamed = tiles
       ? ` · tiles ${tiles.drawn.length} drawn, ${tiles.inMemory}/${tiles.maxInMemory} held, ${tiles.inFlight}/${tiles.maxInFlight} loading · finest ${formatMetres(tiles.finestSpacingInView)} samples`
-      : ' · preview globe (no pyramid on this server)';
+      : globeInfo ? ' · preview globe (no pyramid on this server)' : '';
     return `${planet.name} · seed ${planet.params.seed} · ${where}${streamed}`;
   }
 
@@ -436,10 +500,26 @@ export async function mount(ctx) {
     globeImage: () => globe.children.find((m) => m.material.map)?.material.map.image ?? null,
   };
 
-  const list = await refreshList(Number(params.get('planet')));
-  const wanted = list.find((p) => p.id === Number(params.get('planet'))) || list[0];
-  if (wanted) await open(wanted.id);
-  else await create('Aurora', '42');
+  let list = null;
+  try {
+    list = await refreshList(Number(params.get('planet')));
+  } catch (err) {
+    // Static files (dist/ on a plain file server) have no planets to list:
+    // the mode says what it needs and offers nothing that cannot work.
+    const noServer = err instanceof ApiError && err.status === 404 && !err.body;
+    if (noServer) {
+      for (const input of [picker, nameInput, seedInput, createButton, projectionPicker, plateBox]) input.disabled = true;
+      serverless = true;
+      setStatus(NO_SERVER);
+    } else {
+      setStatus(`planet: ${err.message}`, 'error');
+    }
+  }
+  if (list) {
+    const wanted = list.find((p) => p.id === Number(params.get('planet'))) || list[0];
+    if (wanted) await open(wanted.id);
+    else await create('Aurora', '42');
+  }
 
   return {
     unmount() {
@@ -457,7 +537,8 @@ export async function mount(ctx) {
       delete window.__globe;
     },
     debug: () => ({
-      planet: planet && { id: planet.id, name: planet.name },
+      serverless,
+      planet: planet && { id: planet.id, name: planet.name, seed: planet.params.seed, paramsHash: planet.params_hash },
       planets: planets.length,
       globe: globeInfo,
       textured: globe.children.some((m) => m.material.map),
@@ -579,9 +660,3 @@ function clear(group) {
   }
 }
 
-/** A text seed as a number (FNV-1a), for planet parameters that take integers. */
-function hashSeed(text) {
-  let h = 0x811c9dc5;
-  for (const c of new TextEncoder().encode(text)) h = Math.imul(h ^ c, 0x01000193) >>> 0;
-  return h;
-}
