@@ -111,6 +111,14 @@ impl ApiError {
         }
     }
 
+    /// 408: the body arrived too slowly (`paced_body.rs`).
+    pub fn body_too_slow(message: impl Into<String>) -> ApiError {
+        ApiError {
+            expected: Some("a body sent at the rate the connection allows".to_owned()),
+            ..ApiError::new(StatusCode::REQUEST_TIMEOUT, "body_too_slow", message)
+        }
+    }
+
     /// 415: the body is not JSON.
     pub fn unsupported_media(message: impl Into<String>) -> ApiError {
         ApiError {

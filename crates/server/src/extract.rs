@@ -268,6 +268,8 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
 fn body_error(err: BytesRejection, limit: usize) -> ApiError {
     if err.status() == StatusCode::PAYLOAD_TOO_LARGE {
         ApiError::too_large(limit)
+    } else if let Some(slow) = crate::paced_body::too_slow(&err) {
+        ApiError::body_too_slow(slow.to_string())
     } else {
         ApiError::malformed_body(format!("the body could not be read: {err}"))
     }

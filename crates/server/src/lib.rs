@@ -51,6 +51,7 @@ pub(crate) mod metrics;
 mod middleware;
 pub(crate) mod openapi;
 pub(crate) mod openapi_statuses;
+pub(crate) mod paced_body;
 pub(crate) mod planets;
 pub(crate) mod public_url;
 pub(crate) mod routes;
@@ -286,6 +287,10 @@ pub fn app_with(
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             access::guard,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            limits.clone(),
+            paced_body::pace,
         ))
         .layer(axum::Extension(limits::BodyLimit(limits.body_bytes)))
         .layer(DefaultBodyLimit::max(limits.body_bytes));

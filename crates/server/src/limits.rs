@@ -27,6 +27,14 @@ pub struct Limits {
     pub queue: usize,
     /// Wall-clock limit per request. Default 30 s.
     pub timeout: Duration,
+    /// How long a request body may take before it must keep up
+    /// [`Limits::body_min_rate`] (see `paced_body.rs`). Default 5 s.
+    pub body_grace: Duration,
+    /// The average rate, bytes a second, a request body must keep up after
+    /// [`Limits::body_grace`], or the request is answered 408. Default
+    /// 4 KiB/s: a full 1 MiB body gets over four minutes, a body trickled
+    /// a byte at a time is cut after the grace.
+    pub body_min_rate: u64,
     /// Bytes of generated responses kept in memory. Default 256 MiB.
     pub cache_bytes: u64,
     /// Most items in one batch request. Default 64.
@@ -71,6 +79,8 @@ impl Default for Limits {
             workers,
             queue: 64 * workers,
             timeout: Duration::from_secs(30),
+            body_grace: Duration::from_secs(5),
+            body_min_rate: 4096,
             cache_bytes: 256 * 1024 * 1024,
             batch_items: 64,
             max_connections: 512,

@@ -1,7 +1,7 @@
 //! The statuses every route can answer, added to the OpenAPI document.
 //!
 //! Some refusals come from shared code rather than the handler: the JSON
-//! extractor (400, 413, 415), the version check (`v` → 404
+//! extractor (400, 408, 413, 415), the version check (`v` → 404
 //! `version_unavailable`), parameter parsing (400), preconditions on POST
 //! (412), and the gate, the timeout and the store (503). A client
 //! generated from the document must know them, so they are added here to
@@ -98,6 +98,11 @@ fn complete_operation(
             op,
             "400",
             "The body is not one JSON object, or a field is malformed (named in `parameter`)",
+        );
+        add(
+            op,
+            "408",
+            "The body arrived slower than the server's minimum rate (`body_too_slow`)",
         );
         add(op, "412", "`If-None-Match` names the current answer");
         add(op, "413", "The body is larger than the server's limit");

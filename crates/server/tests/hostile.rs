@@ -354,3 +354,52 @@ async fn the_openapi_document_lists_the_statuses_shared_code_answers() {
     );
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bodies_trickled_a_byte_at_a_time_are_cut_after_the_grace() {
+    const SLOW: usize = 40;
+    let db = TestDb::new(Backend::Sqlite).await;
+    let limits = Limits {
+        body_grace: Duration::from_millis(500),
+        body_min_rate: 1000,
+        max_connections: 64,
+        ..Limits::default()
+    };
+    let server = TestServer::start_with(&db, limits).await;
+    let addr = addr(&server);
+    let opened = Instant::now();
+    let mut slow = Vec::with_capacity(SLOW);
+    for _ in 0..SLOW {
+        let mut s = TcpStream::connect(&addr).await.unwrap();
+        // A planet POST announcing 600 bytes and sending one.
+        s.write_all(
+            b"POST /v1/planets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 600\r\n\r\n{",
+        )
+        .await
+        .unwrap();
+        slow.push(s);
+    }
+    // Each is answered 408 and closed soon after the grace, not at the
+    // request timeout (30 s).
+    let deadline = opened + Duration::from_millis(500) + Duration::from_secs(4);
+    for (i, s) in slow.iter_mut().enumerate() {
+        let mut reply = Vec::new();
+        let left = deadline.saturating_duration_since(Instant::now());
+        let read = tokio::time::timeout(left, s.read_to_end(&mut reply)).await;
+        let text = String::from_utf8_lossy(&reply);
+        assert!(
+            read.is_ok() && text.starts_with("HTTP/1.1 408"),
+            "slow body {i} after {:?}: {text}",
+            opened.elapsed()
+        );
+        assert!(text.contains("body_too_slow"), "{text}");
+    }
+    eprintln!("{SLOW} slow bodies cut after {:?}", opened.elapsed());
+    let health = raw(
+        &addr,
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(health.starts_with("HTTP/1.1 200"), "{health}");
+    server.stop().await;
+}
