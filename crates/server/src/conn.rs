@@ -11,6 +11,8 @@
 //!   connection with no request in flight (one still waiting for headers,
 //!   or idle) is closed to make room, and when every connection is busy the
 //!   new one gets a fixed 503 written without parsing anything;
+//! - a client that stops reading an answer is cut once the answer falls
+//!   below a minimum rate ([`PacedWrite`]);
 //! - a keep-alive connection serves at most
 //!   [`Limits::requests_per_connection`] requests;
 //! - accept errors (`EMFILE` under a flood) back off instead of spinning,
@@ -36,6 +38,7 @@ use tokio::sync::{Notify, watch};
 use tower::ServiceExt;
 
 use crate::limits::Limits;
+use crate::paced_write::PacedWrite;
 
 /// The answer to a connection over the cap when none can be closed for it:
 /// fixed bytes, written once without waiting, then the socket is dropped.
@@ -205,6 +208,8 @@ pub(crate) async fn serve(
             id,
             slot,
             per_connection,
+            send_grace: limits.send_grace,
+            send_min_rate: limits.send_min_rate,
         };
         let stopping = stopping.clone();
         let builder = builder.clone();
@@ -237,6 +242,8 @@ struct Connection {
     id: u64,
     slot: Arc<Slot>,
     per_connection: usize,
+    send_grace: Duration,
+    send_min_rate: u64,
 }
 
 impl Connection {
@@ -265,6 +272,7 @@ impl Connection {
                 Ok::<_, Infallible>(response)
             }
         });
+        let stream = PacedWrite::new(stream, self.send_grace, self.send_min_rate);
         let conn = builder.serve_connection(TokioIo::new(stream), service);
         tokio::pin!(conn);
         let mut closing = false;

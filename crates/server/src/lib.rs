@@ -52,6 +52,7 @@ mod middleware;
 pub(crate) mod openapi;
 pub(crate) mod openapi_statuses;
 pub(crate) mod paced_body;
+pub(crate) mod paced_write;
 pub(crate) mod planets;
 pub(crate) mod public_url;
 pub(crate) mod routes;

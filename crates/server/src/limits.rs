@@ -35,6 +35,15 @@ pub struct Limits {
     /// 4 KiB/s: a full 1 MiB body gets over four minutes, a body trickled
     /// a byte at a time is cut after the grace.
     pub body_min_rate: u64,
+    /// How long an answer's writes may stay blocked (the client not
+    /// reading) before they must keep up [`Limits::send_min_rate`] (see
+    /// `paced_write.rs`). Default 10 s.
+    pub send_grace: Duration,
+    /// The average rate, bytes a second, a blocked answer must keep up
+    /// after [`Limits::send_grace`], or its connection is closed. Default
+    /// 8 KiB/s: a 22 MB Roblox batch may take 45 minutes, a reader taking
+    /// a byte a second is cut after the grace.
+    pub send_min_rate: u64,
     /// Bytes of generated responses kept in memory. Default 256 MiB.
     pub cache_bytes: u64,
     /// Most items in one batch request. Default 64.
@@ -81,6 +90,8 @@ impl Default for Limits {
             timeout: Duration::from_secs(30),
             body_grace: Duration::from_secs(5),
             body_min_rate: 4096,
+            send_grace: Duration::from_secs(10),
+            send_min_rate: 8192,
             cache_bytes: 256 * 1024 * 1024,
             batch_items: 64,
             max_connections: 512,
