@@ -4,11 +4,13 @@
 //! tower-http's compression layer compressed every answer again for every
 //! request, on the async threads: sixteen clients fetching one cached 2 MB
 //! chunk as gzip took `/healthz` from 341 to 0.9 answers a second. Here a
-//! body with a strong ETag is compressed once per coding and kept beside
-//! the content ([`crate::cache::ContentCache::encoded`], keyed by the ETag,
-//! so equal bytes share one copy), and every compression, cached or not,
-//! runs through the same [`crate::limits::ComputeGate`] as generation, so it waits its
-//! turn with generation instead of starving the runtime.
+//! body whose ETag is its content hash (every generated answer's) is
+//! compressed once per coding and kept beside the content
+//! ([`crate::cache::ContentCache::encoded`], keyed by the ETag, so equal
+//! bytes share one copy); other bodies (the viewer's files) are compressed
+//! per request. Every compression runs through the same
+//! [`crate::limits::ComputeGate`] as generation, so it waits its turn with
+//! generation instead of starving the runtime.
 //!
 //! What is offered, and why (release build, one core, a 2.1 MB JSON
 //! chunk / a 0.85 MB MKPC chunk / a 0.2 MB cave glb):
@@ -288,8 +290,18 @@ fn vary_on_encoding(headers: &mut HeaderMap) {
     }
 }
 
+/// Whether `etag` is one of ours ([`content::Content`]'s: the quoted
+/// 128-bit hash of the body), so it may key a copy of the bytes. Others'
+/// strong ETags (the viewer's files: modification time and size) may name
+/// a file rewritten in the same second with the same size.
+fn is_content_hash(etag: &str) -> bool {
+    etag.strip_prefix('"')
+        .and_then(|e| e.strip_suffix('"'))
+        .is_some_and(|h| h.len() == 32 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 /// The response's strong ETag, if it has one (weak ones name equivalent,
-/// not equal, bytes, so they cannot key a copy of the bytes).
+/// not equal, bytes: they get no coding suffix).
 fn strong_etag(headers: &HeaderMap) -> Option<String> {
     let etag = headers.get(header::ETAG)?.to_str().ok()?;
     (etag.len() > 2 && etag.starts_with('"') && etag.ends_with('"')).then(|| etag.to_owned())
@@ -322,18 +334,20 @@ async fn encode(state: &AppState, accepted: Accepted, response: Response) -> Res
     {
         return response;
     }
-    // Every body the routes build has a known length; a stream would pass
-    // as it is. A declared length that is not the body's (a HEAD answer
-    // emptied before it got here) leaves the answer alone too.
-    let Some(len) = response.body().size_hint().exact() else {
-        return response;
-    };
+    // The routes' bodies know their length; a file's (the viewer's) is a
+    // stream that declares it in Content-Length. A declared length the body
+    // cannot have (a HEAD answer emptied before it got here) leaves the
+    // answer alone, as does a stream of unknown length.
+    let hint = response.body().size_hint();
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-    if declared.is_some_and(|d| d != len) {
-        return response;
-    }
+    let len = match (hint.exact(), declared) {
+        (Some(exact), Some(d)) if exact != d => return response,
+        (Some(exact), _) => exact,
+        (None, Some(d)) if hint.lower() <= d && hint.upper().is_none_or(|u| u >= d) => d,
+        (None, _) => return response,
+    };
     let len = usize::try_from(len).unwrap_or(usize::MAX);
     let media = headers
         .get(header::CONTENT_TYPE)
@@ -357,7 +371,7 @@ async fn encode(state: &AppState, accepted: Accepted, response: Response) -> Res
         Err(e) => return ApiError::internal("reading an answer to compress", &e).into_response(),
     };
     let etag = strong_etag(&parts.headers);
-    let encoded = match &etag {
+    let encoded = match etag.as_deref().filter(|e| is_content_hash(e)) {
         Some(etag) => {
             state
                 .content
@@ -455,6 +469,14 @@ mod tests {
         assert!(!already_compressed("model/gltf-binary"));
         assert!(!already_compressed("image/svg+xml"));
         assert!(!already_compressed("application/json"));
+    }
+
+    #[test]
+    fn only_content_hashes_key_copies() {
+        let ours = crate::content::Content::new(b"x".to_vec(), "text/plain").etag;
+        assert!(is_content_hash(&ours), "{ours}");
+        assert!(!is_content_hash("\"6b157327.285e9e84-465\""));
+        assert!(!is_content_hash(&format!("W/{ours}")));
     }
 
     #[test]

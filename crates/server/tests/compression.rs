@@ -2,7 +2,8 @@
 //! identity bytes, under its own ETag and `Vary: accept-encoding`; each
 //! (content, coding) is compressed once, however many ask; q-values are
 //! honoured, a request that accepts nothing gets the JSON 406 before any
-//! work, and small bodies and PNGs stay identity.
+//! work, small bodies and PNGs stay identity, and the viewer's files are
+//! compressed per request.
 
 mod common;
 
@@ -257,5 +258,19 @@ async fn small_bodies_and_pngs_stay_identity() {
     assert_eq!(text(&headers, "content-encoding"), "gzip");
     serde_json::from_slice::<Value>(&decode("gzip", &body)).unwrap();
     assert_eq!(compressions(&server, "zstd").await, 0, "nothing in zstd");
+
+    // The viewer's files (streams with a length) are compressed too, per
+    // request: their ETags are no content hash.
+    let (status, headers, plain) = get_with(&server, "/src/api.js", "identity").await;
+    assert_eq!(status, 200);
+    let (status, coded_headers, coded) = get_with(&server, "/src/api.js", "zstd").await;
+    assert_eq!(status, 200);
+    assert_eq!(text(&coded_headers, "content-encoding"), "zstd");
+    assert!(decode("zstd", &coded) == plain);
+    let etag = text(&headers, "etag").trim_end_matches('"');
+    assert_eq!(text(&coded_headers, "etag"), format!("{etag}-zstd\""));
+    let (_, _, again) = get_with(&server, "/src/api.js", "zstd").await;
+    assert_eq!(again, coded);
+    assert_eq!(compressions(&server, "zstd").await, 2, "not cached");
     server.stop().await;
 }
