@@ -121,12 +121,14 @@ pub(crate) fn respond(content: &Content, lifetime: Lifetime, request: &HeaderMap
     (StatusCode::OK, headers, Body::from(content.body.clone())).into_response()
 }
 
-/// Content codings whose ETags [`tag_encoded_etag`] suffixes.
+/// Content codings whose ETag suffixes [`matching_etag`] accepts: the
+/// ones [`encoded_etag`] writes (`compression.rs`), and the ones earlier
+/// servers did (br), so a client's stored copy still revalidates.
 const CODINGS: [&str; 4] = ["gzip", "br", "deflate", "zstd"];
 
 /// Whether an `If-None-Match` value names `etag`, by the weak comparison
 /// RFC 9110 prescribes for it (`W/` ignored), also accepting the
-/// `-gzip`/`-br` forms [`tag_encoded_etag`] hands out.
+/// `-zstd`/`-gzip` forms [`encoded_etag`] hands out.
 #[cfg(test)]
 fn etag_matches(if_none_match: &str, etag: &str) -> bool {
     matching_etag(if_none_match, etag).is_some()
@@ -155,27 +157,13 @@ fn matching_etag(if_none_match: &str, etag: &str) -> Option<String> {
         })
 }
 
-/// Response mapping (outside compression): a compressed body is a
+/// The ETag of `etag`'s body in `coding`: a compressed body is a
 /// different representation, so a strong ETag must differ from the
-/// identity one (RFC 9110 §8.8.1). `"h"` becomes `"h-gzip"`, as Apache's
-/// mod_deflate does; [`etag_matches`] accepts both forms.
-pub(crate) fn tag_encoded_etag<B>(
-    mut response: axum::http::Response<B>,
-) -> axum::http::Response<B> {
-    let headers = response.headers();
-    let coding = headers
-        .get(header::CONTENT_ENCODING)
-        .and_then(|v| v.to_str().ok());
-    let etag = headers
-        .get(header::ETAG)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|e| e.strip_suffix('"'));
-    if let (Some(coding), Some(etag)) = (coding, etag)
-        && let Ok(value) = HeaderValue::from_str(&format!("{etag}-{coding}\""))
-    {
-        response.headers_mut().insert(header::ETAG, value);
-    }
-    response
+/// identity one (RFC 9110 §8.8.1). `"h"` becomes `"h-zstd"`, as Apache's
+/// mod_deflate makes `"h-gzip"`; [`matching_etag`] accepts both forms.
+pub(crate) fn encoded_etag(etag: &str, coding: &str) -> Option<HeaderValue> {
+    let bare = etag.strip_suffix('"')?;
+    HeaderValue::from_str(&format!("{bare}-{coding}\"")).ok()
 }
 
 #[cfg(test)]
@@ -201,12 +189,20 @@ mod tests {
             "*",
             "\"0123-gzip\"",
             "\"0123-br\"",
+            "\"0123-zstd\"",
         ] {
             assert!(etag_matches(yes, etag), "{yes}");
         }
         for no in ["\"012\"", "\"0123-zip\"", "\"0123gzip\"", ""] {
             assert!(!etag_matches(no, etag), "{no}");
         }
+    }
+
+    #[test]
+    fn encoded_etags_are_suffixed_inside_the_quotes() {
+        assert_eq!(encoded_etag("\"0123\"", "zstd").unwrap(), "\"0123-zstd\"");
+        assert!(etag_matches("\"0123-zstd\"", "\"0123\""));
+        assert!(encoded_etag("0123", "gzip").is_none());
     }
 
     #[test]

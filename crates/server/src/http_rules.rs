@@ -5,17 +5,17 @@
 //!   answered 304 only for GET and HEAD; for any other method the
 //!   condition failing means 412 Precondition Failed (RFC 9110 §13.1.2).
 //! - **A 406 is an error, not content.** When `Accept-Encoding` rules out
-//!   every coding (`identity;q=0` and nothing we offer), the compression
-//!   layer turns the finished answer into a 406 but keeps its body and
-//!   headers, `immutable` and the ETag included, so a cache could keep a
-//!   refusal as the content. It becomes a plain JSON error, never stored.
+//!   every coding (`identity;q=0` and nothing we offer), the answer is a
+//!   plain JSON error, never stored, with no ETag and no `immutable`, so no
+//!   cache keeps a refusal as the content; `compression.rs` gives it before
+//!   the handler runs, so a refused request costs no work.
 
-use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::Request;
-use axum::http::{HeaderValue, Method, Response, StatusCode, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::IntoResponse;
 
+use crate::compression::Coding;
 use crate::error::ApiError;
 
 /// 304 → 412 for methods other than GET and HEAD.
@@ -40,22 +40,18 @@ pub(crate) async fn preconditions(request: Request, next: Next) -> axum::respons
     failed
 }
 
-/// Replaces the compression layer's 406 (which still carries the content)
-/// with a JSON error.
-pub(crate) fn not_acceptable<B>(response: Response<B>) -> axum::response::Response
-where
-    B: HttpBody<Data = Bytes> + Send + 'static,
-    B::Error: Into<axum::BoxError>,
-{
-    if response.status() != StatusCode::NOT_ACCEPTABLE {
-        return response.map(Body::new);
-    }
+/// The 406 for a request whose `Accept-Encoding` rules out every coding
+/// this server produces (`compression.rs` names them).
+pub(crate) fn not_acceptable() -> axum::response::Response {
+    let offered: Vec<&str> = std::iter::once("identity")
+        .chain(Coding::ALL.iter().map(|c| c.name()))
+        .collect();
     let mut refused = ApiError {
         status: StatusCode::NOT_ACCEPTABLE,
         code: "not_acceptable",
         message: "Accept-Encoding rules out every coding this server offers".to_owned(),
         parameter: Some("Accept-Encoding".to_owned()),
-        expected: Some("one of identity, gzip, br".to_owned()),
+        expected: Some(format!("one of {}", offered.join(", "))),
     }
     .into_response();
     refused

@@ -6,8 +6,9 @@
 //! that pin the generator version (and, for stored planets, the parameter
 //! hash) are `immutable`, `If-None-Match` gets 304, and an in-memory cache
 //! keeps recent results (generating each key once under concurrent
-//! misses). Generation runs on the blocking pool behind a bounded gate;
-//! every refusal is a JSON error naming the parameter and what was
+//! misses), with their zstd and gzip copies, each compressed once.
+//! Generation and compression run on the blocking pool behind a bounded
+//! gate; every refusal is a JSON error naming the parameter and what was
 //! expected.
 //!
 //! - [`Server`]: binds, serves, shuts down gracefully and closes the store.
@@ -39,6 +40,7 @@ pub mod access;
 pub(crate) mod budget;
 mod cache;
 pub(crate) mod canonical;
+pub(crate) mod compression;
 pub(crate) mod conn;
 pub(crate) mod content;
 pub(crate) mod error;
@@ -71,7 +73,6 @@ use axum::http::{Method, header};
 use mangekyo_store::{DbUrl, Store, StoreOptions};
 use tower::ServiceBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::compression::CompressionLayer;
 use tower_http::cors::{Any, CorsLayer};
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
@@ -265,9 +266,10 @@ pub fn app_with(
     let trace = TraceLayer::new_for_http()
         .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
         .on_response(DefaultOnResponse::new().level(Level::INFO));
-    // Outermost first: a panic anywhere becomes a JSON 500; ETags are
-    // tagged after compression chose an encoding; timeouts and metrics
-    // wrap the handler alone.
+    // Outermost first: a panic anywhere becomes a JSON 500; the coding is
+    // negotiated (a 406 before any work) and the answer compressed on the
+    // compute gate, cached beside its content (`compression.rs`); timeouts
+    // and metrics wrap the handler alone.
     let middleware = ServiceBuilder::new()
         .layer(CatchPanicLayer::custom(|_| {
             axum::response::IntoResponse::into_response(ApiError::internal(
@@ -275,9 +277,10 @@ pub fn app_with(
                 &"panicked",
             ))
         }))
-        .map_response(content::tag_encoded_etag)
-        .map_response(http_rules::not_acceptable)
-        .layer(CompressionLayer::new())
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            compression::negotiate,
+        ))
         .layer(trace)
         .layer(cors)
         .layer(axum::middleware::from_fn(http_rules::preconditions))

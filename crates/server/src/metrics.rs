@@ -1,4 +1,5 @@
-//! Prometheus metrics: requests, latencies, generation time, cache hits.
+//! Prometheus metrics: requests, latencies, generation time, cache hits,
+//! compressions.
 //!
 //! Built on `prometheus-client`, the Prometheus project's own Rust client,
 //! rather than hand-rolled text: it escapes labels, renders histograms
@@ -42,6 +43,11 @@ struct CacheLabels {
     result: String,
 }
 
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct CodingLabels {
+    coding: String,
+}
+
 type Timings<L> = Family<L, Histogram, fn() -> Histogram>;
 
 /// Latency buckets from 0.1 ms to about 26 s, doubling: chunk generation
@@ -61,6 +67,7 @@ pub struct Metrics {
     cache: Family<CacheLabels, Counter>,
     busy: Counter,
     cache_bytes: Gauge,
+    compressions: Family<CodingLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -79,6 +86,7 @@ impl Metrics {
         let cache = Family::<CacheLabels, Counter>::default();
         let busy = Counter::default();
         let cache_bytes = Gauge::default();
+        let compressions = Family::<CodingLabels, Counter>::default();
         registry.register(
             "http_requests",
             "HTTP requests answered, by route template and status",
@@ -106,8 +114,13 @@ impl Metrics {
         );
         registry.register(
             "cache_bytes",
-            "Bytes of generated content held in memory",
+            "Bytes of generated content and its compressed copies held in memory",
             cache_bytes.clone(),
+        );
+        registry.register(
+            "compressions",
+            "Bodies compressed, by content coding (a cached copy counts once)",
+            compressions.clone(),
         );
         Metrics {
             registry,
@@ -117,6 +130,7 @@ impl Metrics {
             cache,
             busy,
             cache_bytes,
+            compressions,
         }
     }
 
@@ -156,6 +170,15 @@ impl Metrics {
             .inc();
     }
 
+    /// Records one body compressed in `coding`.
+    pub fn compressed(&self, coding: &str) {
+        self.compressions
+            .get_or_create(&CodingLabels {
+                coding: coding.to_owned(),
+            })
+            .inc();
+    }
+
     /// Records a job refused with 503.
     pub fn rejected_busy(&self) {
         self.busy.inc();
@@ -184,6 +207,7 @@ mod tests {
         m.cache_lookup("planet_chunk", true);
         m.cache_lookup("planet_chunk", false);
         m.rejected_busy();
+        m.compressed("zstd");
         let text = m.render(1234);
         for line in [
             r#"mangekyo_http_requests_total{method="GET",route="/v1/planets/{id}",status="200"} 1"#,
@@ -192,6 +216,7 @@ mod tests {
             r#"mangekyo_cache_lookups_total{kind="planet_chunk",result="hit"} 1"#,
             "mangekyo_generation_rejected_total 1",
             "mangekyo_cache_bytes 1234",
+            r#"mangekyo_compressions_total{coding="zstd"} 1"#,
             "# EOF",
         ] {
             assert!(text.contains(line), "missing {line:?} in\n{text}");
