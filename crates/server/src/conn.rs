@@ -180,9 +180,9 @@ pub(crate) async fn serve(
     tokio::pin!(shutdown);
     loop {
         while connections.try_join_next().is_some() {}
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _peer)) => stream,
+                Ok((stream, peer)) => (stream, peer.ip()),
                 Err(e) => {
                     // A reset before accept is the client's business; running
                     // out of handles is ours: say so at most once a second.
@@ -210,6 +210,7 @@ pub(crate) async fn serve(
             per_connection,
             send_grace: limits.send_grace,
             send_min_rate: limits.send_min_rate,
+            peer,
         };
         let stopping = stopping.clone();
         let builder = builder.clone();
@@ -244,6 +245,8 @@ struct Connection {
     per_connection: usize,
     send_grace: Duration,
     send_min_rate: u64,
+    /// The client's address: who the fair gate serves (`fair.rs`).
+    peer: std::net::IpAddr,
 }
 
 impl Connection {
@@ -256,7 +259,9 @@ impl Connection {
     ) {
         let slot = Arc::clone(&self.slot);
         let per_connection = self.per_connection;
-        let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+        let peer = crate::fair::PeerIp(self.peer);
+        let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
+            request.extensions_mut().insert(peer);
             let router = router.clone();
             let served = slot.served.fetch_add(1, Ordering::AcqRel) + 1;
             slot.in_flight.fetch_add(1, Ordering::AcqRel);

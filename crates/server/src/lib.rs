@@ -45,6 +45,7 @@ pub(crate) mod conn;
 pub(crate) mod content;
 pub(crate) mod error;
 pub(crate) mod extract;
+pub(crate) mod fair;
 pub(crate) mod generated;
 pub(crate) mod generators;
 pub(crate) mod http_rules;
@@ -277,6 +278,9 @@ pub fn app_with(
                 &"panicked",
             ))
         }))
+        // Runs the request as its client for the fair gate: by address
+        // out here (compression), by token once the guard knows it.
+        .layer(axum::middleware::from_fn(fair::identify))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             compression::negotiate,
@@ -292,6 +296,7 @@ pub fn app_with(
             state.clone(),
             access::guard,
         ))
+        .layer(axum::middleware::from_fn(fair::identify))
         .layer(axum::middleware::from_fn_with_state(
             limits.clone(),
             paced_body::pace,

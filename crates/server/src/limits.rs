@@ -1,15 +1,14 @@
 //! The server's limits, with their defaults and reasons, and the gate that
 //! runs CPU-heavy generation off the async threads, a bounded number at a
-//! time.
+//! time, fairly across clients.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::extract::Request;
-use tokio::sync::Semaphore;
 
 use crate::error::ApiError;
+use crate::fair::FairQueue;
 use crate::metrics::Metrics;
 
 /// Every limit the server enforces.
@@ -118,12 +117,11 @@ pub(crate) fn body_limit_of(req: &Request) -> usize {
 }
 
 /// Runs generation on the blocking thread pool, at most `workers` at once
-/// and at most `queue` waiting.
+/// and at most `queue` waiting, the waiting served fairly across clients
+/// (`fair.rs`).
 #[derive(Debug)]
 pub struct ComputeGate {
-    permits: Arc<Semaphore>,
-    waiting: AtomicUsize,
-    queue: usize,
+    workers: Arc<FairQueue>,
     metrics: Arc<Metrics>,
 }
 
@@ -131,38 +129,37 @@ impl ComputeGate {
     /// A gate for `limits`, reporting to `metrics`.
     pub fn new(limits: &Limits, metrics: Arc<Metrics>) -> ComputeGate {
         ComputeGate {
-            permits: Arc::new(Semaphore::new(limits.workers.max(1))),
-            waiting: AtomicUsize::new(0),
-            queue: limits.queue,
+            workers: FairQueue::new(limits.workers.max(1), limits.queue),
             metrics,
         }
     }
 
-    /// Runs `work` on a blocking thread once a worker is free and records
-    /// its time under `kind`. Answers 503 at once when the queue is full.
+    /// Runs `work` on a blocking thread once a worker is free for the
+    /// current request's client (`fair::current`) and records its time
+    /// under `kind`. Answers 503 at once when the queue is full (or when
+    /// another client pushes this one out of it).
     ///
-    /// The permit moves into the blocking task, so a request that times out
-    /// still holds its worker until the work ends: the gate bounds the CPU
-    /// in use, not just the requests waiting.
+    /// The worker moves into the blocking task, so a request that times
+    /// out still holds it until the work ends: the gate bounds the CPU in
+    /// use, not just the requests waiting.
     pub async fn run<T, F>(&self, kind: &'static str, work: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: FnOnce() -> Result<T, ApiError> + Send + 'static,
     {
-        if self.waiting.fetch_add(1, Ordering::AcqRel) >= self.queue {
-            self.waiting.fetch_sub(1, Ordering::AcqRel);
-            self.metrics.rejected_busy();
-            return Err(ApiError::busy());
-        }
-        let permit = Arc::clone(&self.permits).acquire_owned().await;
-        self.waiting.fetch_sub(1, Ordering::AcqRel);
-        let permit = permit.map_err(|e| ApiError::internal("waiting for a worker", &e))?;
+        let grant = match self.workers.acquire(crate::fair::current()).await {
+            Ok(grant) => grant,
+            Err(e) => {
+                self.metrics.rejected_busy();
+                return Err(e);
+            }
+        };
         let metrics = Arc::clone(&self.metrics);
         let task = tokio::task::spawn_blocking(move || {
             let started = Instant::now();
             let result = work();
             metrics.generated(kind, started.elapsed());
-            drop(permit);
+            drop(grant);
             result
         });
         task.await
@@ -194,14 +191,14 @@ mod tests {
             })
         };
         // Let the first job take the only worker.
-        while gate.permits.available_permits() > 0 {
+        while gate.workers.free() > 0 {
             tokio::task::yield_now().await;
         }
         let queued = {
             let gate = Arc::clone(&gate);
             tokio::spawn(async move { gate.run("test", || Ok(7)).await })
         };
-        while gate.waiting.load(Ordering::Acquire) == 0 {
+        while gate.workers.waiting() == 0 {
             tokio::task::yield_now().await;
         }
         let refused = gate.run("test", || Ok(8)).await.unwrap_err();
