@@ -19,7 +19,7 @@
 //!   and the cap is clamped below the process's file-handle limit (raised
 //!   to its hard limit first, [`raise_file_limit`]) so they stay rare;
 //! - shutdown closes idle connections at once and lets requests in flight
-//!   finish.
+//!   finish, for at most the request timeout.
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -219,7 +219,19 @@ pub(crate) async fn serve(
     }
     drop(listener);
     let _ = stop.send(true);
-    while connections.join_next().await.is_some() {}
+    // Requests in flight get the request timeout to finish, no more: an
+    // answer still unwritten by then would have been a 503 anyway.
+    let drained = tokio::time::timeout(limits.timeout, async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+    if drained.is_err() {
+        tracing::warn!(
+            connections = connections.len(),
+            "closing connections still busy after the request timeout"
+        );
+        connections.shutdown().await;
+    }
 }
 
 /// Writes the fixed refusal if the socket takes it at once, then drops it.

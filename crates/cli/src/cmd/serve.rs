@@ -171,12 +171,21 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("starting the runtime")?;
-    runtime.block_on(async {
+    let served = runtime.block_on(async {
         let server = Server::bind(config).await?;
         errln!("mangekyo serving on http://{}", server.local_addr());
         server.run(shutdown_signal()).await
-    })
+    });
+    // Generation jobs whose requests timed out may still be running on
+    // blocking threads; their answers would go nowhere, so the process
+    // does not wait for them (dropping the runtime would).
+    runtime.shutdown_timeout(SHUTDOWN_GRACE);
+    served
 }
+
+/// How long, after the last connection closed, the process waits for
+/// blocking jobs before it exits.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
 
 /// Logs to stderr; `RUST_LOG` overrides the default (`info`).
 fn init_logging() {

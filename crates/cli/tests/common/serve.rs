@@ -25,6 +25,11 @@ impl Replica {
     /// [`Replica::start`], run by `wrapper` (a command and its arguments,
     /// followed by the server's command line: `prlimit --nofile=256 --`).
     pub(crate) fn start_under(db: &TestDb, wrapper: &[&str]) -> Replica {
+        Replica::start_with(db, wrapper, &[])
+    }
+
+    /// [`Replica::start_under`] with `extra` flags for `mangekyo serve`.
+    pub(crate) fn start_with(db: &TestDb, wrapper: &[&str], extra: &[&str]) -> Replica {
         let exe = env!("CARGO_BIN_EXE_mangekyo");
         let mut command = match wrapper.split_first() {
             Some((program, args)) => {
@@ -37,6 +42,7 @@ impl Replica {
         let mut child = command
             .args(["serve", "--db", db.url().as_str(), "--addr", "127.0.0.1:0"])
             .args(["--workers", "1"])
+            .args(extra)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
