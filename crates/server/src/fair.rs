@@ -10,6 +10,11 @@
 //! When the queue is full, a newcomer pushes out the newest waiter of the
 //! client holding the most places (answered 503 at once), so a flood from
 //! one client cannot fill the queue against everyone else.
+//!
+//! Heavy jobs (seconds of work: previews, GeoJSON, posted islands; see
+//! `heavy.rs`) hold at most all workers but one when there are two or
+//! more, so a chunk never waits behind them for a worker: the lane
+//! reserves the last worker for light work without idling the rest.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::net::IpAddr;
@@ -62,10 +67,20 @@ pub(crate) fn current() -> Client {
     CLIENT.try_with(Clone::clone).unwrap_or_default()
 }
 
+/// `work` running as the current task's client: for a task spawned from
+/// a request (task-locals do not cross `tokio::spawn`), so its jobs queue
+/// and are charged as the request's own, not as nobody's.
+pub(crate) fn as_current<F: std::future::Future>(
+    work: F,
+) -> impl std::future::Future<Output = F::Output> {
+    CLIENT.scope(current(), work)
+}
+
 /// One waiter: its ticket (arrival order) and where its turn is sent.
 #[derive(Debug)]
 struct Waiter {
     ticket: u64,
+    heavy: bool,
     turn: oneshot::Sender<Result<(), ApiError>>,
 }
 
@@ -93,6 +108,9 @@ impl ClientState {
 #[derive(Debug)]
 struct State {
     free: usize,
+    /// Workers held by heavy jobs now, and the most they may hold.
+    heavy: usize,
+    heavy_cap: usize,
     waiting: usize,
     next_ticket: u64,
     clients: BTreeMap<Client, ClientState>,
@@ -111,12 +129,14 @@ pub(crate) struct FairQueue {
 pub(crate) struct Grant {
     queue: Arc<FairQueue>,
     client: Client,
+    heavy: bool,
     since: Instant,
 }
 
 impl Drop for Grant {
     fn drop(&mut self) {
-        self.queue.release(&self.client, self.since.elapsed());
+        self.queue
+            .release(&self.client, self.since.elapsed(), self.heavy);
     }
 }
 
@@ -125,6 +145,7 @@ impl Drop for Grant {
 struct Place {
     queue: Arc<FairQueue>,
     client: Client,
+    heavy: bool,
     ticket: u64,
     turn: Option<oneshot::Receiver<Result<(), ApiError>>>,
 }
@@ -137,7 +158,7 @@ impl Drop for Place {
         turn.close();
         match turn.try_recv() {
             // The worker was given but never taken: pass it on.
-            Ok(Ok(())) => self.queue.release(&self.client, Duration::ZERO),
+            Ok(Ok(())) => self.queue.release(&self.client, Duration::ZERO, self.heavy),
             Ok(Err(_)) => {}
             Err(_) => self.queue.forget(&self.client, self.ticket),
         }
@@ -147,9 +168,12 @@ impl Drop for Place {
 impl FairQueue {
     /// `workers` at once, at most `queue` waiting.
     pub(crate) fn new(workers: usize, queue: usize) -> Arc<FairQueue> {
+        let workers = workers.max(1);
         Arc::new(FairQueue {
             state: Mutex::new(State {
-                free: workers.max(1),
+                free: workers,
+                heavy: 0,
+                heavy_cap: (workers - 1).max(1),
                 waiting: 0,
                 next_ticket: 0,
                 clients: BTreeMap::new(),
@@ -180,12 +204,17 @@ impl FairQueue {
     /// A worker for `client`: at once if one is free and nobody waits,
     /// else in the client's fair turn; `Err` (503) when the queue is full
     /// and this client already holds the most places, or when pushed out.
-    pub(crate) async fn acquire(self: &Arc<Self>, client: Client) -> Result<Grant, ApiError> {
+    pub(crate) async fn acquire(
+        self: &Arc<Self>,
+        client: Client,
+        heavy: bool,
+    ) -> Result<Grant, ApiError> {
         let (ticket, rx) = {
             let mut s = self.lock();
-            if s.free > 0 && s.waiting == 0 {
+            if s.free > 0 && s.waiting == 0 && (!heavy || s.heavy < s.heavy_cap) {
                 s.free -= 1;
-                return Ok(self.grant(client));
+                s.heavy += usize::from(heavy);
+                return Ok(self.grant(client, heavy));
             }
             if s.waiting >= self.queue && !push_out(&mut s, &client) {
                 return Err(ApiError::busy());
@@ -198,12 +227,20 @@ impl FairQueue {
                 .entry(client.clone())
                 .or_default()
                 .waiting
-                .push_back(Waiter { ticket, turn: tx });
+                .push_back(Waiter {
+                    ticket,
+                    heavy,
+                    turn: tx,
+                });
+            // A free worker that heavy waiters may not take goes to this
+            // one at once if it may.
+            dispatch(&mut s, Instant::now());
             (ticket, rx)
         };
         let mut place = Place {
             queue: Arc::clone(self),
             client: client.clone(),
+            heavy,
             ticket,
             turn: Some(rx),
         };
@@ -213,7 +250,7 @@ impl FairQueue {
         };
         place.turn = None;
         match outcome {
-            Ok(Ok(())) => Ok(self.grant(client)),
+            Ok(Ok(())) => Ok(self.grant(client, heavy)),
             Ok(Err(e)) => Err(e),
             Err(_) => Err(ApiError::internal(
                 "waiting for a worker",
@@ -222,17 +259,18 @@ impl FairQueue {
         }
     }
 
-    fn grant(self: &Arc<Self>, client: Client) -> Grant {
+    fn grant(self: &Arc<Self>, client: Client, heavy: bool) -> Grant {
         Grant {
             queue: Arc::clone(self),
             client,
+            heavy,
             since: Instant::now(),
         }
     }
 
-    /// A worker comes back from `client` after `used`: charged to it, then
-    /// handed to the next waiter in fair order (or left free).
-    fn release(&self, client: &Client, used: Duration) {
+    /// A worker comes back from `client` after `used` (a heavy job's if
+    /// `heavy`): charged to it, then handed on in fair order.
+    fn release(&self, client: &Client, used: Duration, heavy: bool) {
         let now = Instant::now();
         let mut s = self.lock();
         if !used.is_zero() {
@@ -240,29 +278,9 @@ impl FairQueue {
             c.used = c.used_now(now) + used.as_secs_f64();
             c.at = Some(now);
         }
-        loop {
-            // The waiting client that used least lately; ties by arrival.
-            let next = s
-                .clients
-                .iter()
-                .filter_map(|(k, c)| {
-                    c.waiting
-                        .front()
-                        .map(|w| (c.used_now(now), w.ticket, k.clone()))
-                })
-                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            let Some((_, _, k)) = next else {
-                s.free += 1;
-                break;
-            };
-            let waiter = s.clients.get_mut(&k).and_then(|c| c.waiting.pop_front());
-            s.waiting -= 1;
-            if let Some(w) = waiter
-                && w.turn.send(Ok(())).is_ok()
-            {
-                break;
-            }
-        }
+        s.free += 1;
+        s.heavy -= usize::from(heavy);
+        dispatch(&mut s, now);
         prune(&mut s, now);
     }
 
@@ -274,6 +292,38 @@ impl FairQueue {
         {
             c.waiting.remove(i);
             s.waiting -= 1;
+            // A heavy waiter gone may unblock the light ones behind it.
+            dispatch(&mut s, Instant::now());
+        }
+    }
+}
+
+/// Hands free workers to waiters: each time to the waiting client that
+/// used least lately (ties by arrival) whose next job may run now (a heavy
+/// one only under the lane's cap; a client's jobs keep their order).
+fn dispatch(s: &mut State, now: Instant) {
+    while s.free > 0 {
+        let heavy_room = s.heavy < s.heavy_cap;
+        let next = s
+            .clients
+            .iter()
+            .filter_map(|(k, c)| {
+                c.waiting
+                    .front()
+                    .filter(|w| heavy_room || !w.heavy)
+                    .map(|w| (c.used_now(now), w.ticket, k.clone()))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let Some((_, _, k)) = next else {
+            return;
+        };
+        let Some(w) = s.clients.get_mut(&k).and_then(|c| c.waiting.pop_front()) else {
+            return;
+        };
+        s.waiting -= 1;
+        if w.turn.send(Ok(())).is_ok() {
+            s.free -= 1;
+            s.heavy += usize::from(w.heavy);
         }
     }
 }
@@ -326,13 +376,13 @@ mod tests {
     async fn a_newcomer_goes_before_a_busy_clients_backlog() {
         let queue = FairQueue::new(1, 100);
         let (a, b) = (Client::named("a"), Client::named("b"));
-        let first = queue.acquire(a.clone()).await.unwrap();
+        let first = queue.acquire(a.clone(), false).await.unwrap();
         let order = Arc::new(Mutex::new(Vec::new()));
         let mut tasks = Vec::new();
         for i in 0..5 {
             let (q, a, order) = (Arc::clone(&queue), a.clone(), Arc::clone(&order));
             tasks.push(tokio::spawn(async move {
-                let g = q.acquire(a).await.unwrap();
+                let g = q.acquire(a, false).await.unwrap();
                 order.lock().unwrap().push(format!("a{i}"));
                 drop(g);
             }));
@@ -341,7 +391,7 @@ mod tests {
         {
             let (q, b, order) = (Arc::clone(&queue), b.clone(), Arc::clone(&order));
             tasks.push(tokio::spawn(async move {
-                let g = q.acquire(b).await.unwrap();
+                let g = q.acquire(b, false).await.unwrap();
                 order.lock().unwrap().push("b".to_owned());
                 drop(g);
             }));
@@ -363,20 +413,27 @@ mod tests {
     async fn a_full_queue_pushes_out_the_flooders_newest() {
         let queue = FairQueue::new(1, 4);
         let (a, b) = (Client::named("a"), Client::named("b"));
-        let held = queue.acquire(a.clone()).await.unwrap();
+        let held = queue.acquire(a.clone(), false).await.unwrap();
         let mut waiting = Vec::new();
         for i in 0..4 {
             let (q, a) = (Arc::clone(&queue), a.clone());
-            waiting.push(tokio::spawn(async move { q.acquire(a).await.map(drop) }));
+            waiting.push(tokio::spawn(
+                async move { q.acquire(a, false).await.map(drop) },
+            ));
             until_waiting(&queue, i + 1).await;
         }
         // a cannot queue a fifth; b can, pushing out a's newest.
         assert_eq!(
-            queue.acquire(a.clone()).await.unwrap_err().status.as_u16(),
+            queue
+                .acquire(a.clone(), false)
+                .await
+                .unwrap_err()
+                .status
+                .as_u16(),
             503
         );
         let bq = Arc::clone(&queue);
-        let bt = tokio::spawn(async move { bq.acquire(b).await.map(drop) });
+        let bt = tokio::spawn(async move { bq.acquire(b, false).await.map(drop) });
         let pushed = waiting.pop().unwrap().await.unwrap();
         assert_eq!(pushed.unwrap_err().status.as_u16(), 503);
         drop(held);
@@ -390,14 +447,45 @@ mod tests {
     #[tokio::test]
     async fn a_waiter_that_leaves_gives_its_place_back() {
         let queue = FairQueue::new(1, 4);
-        let held = queue.acquire(Client::named("a")).await.unwrap();
+        let held = queue.acquire(Client::named("a"), false).await.unwrap();
         let q = Arc::clone(&queue);
-        let gone = tokio::spawn(async move { q.acquire(Client::named("b")).await.map(drop) });
+        let gone =
+            tokio::spawn(async move { q.acquire(Client::named("b"), false).await.map(drop) });
         until_waiting(&queue, 1).await;
         gone.abort();
         let _ = gone.await;
         assert_eq!(queue.waiting(), 0);
         drop(held);
         assert_eq!(queue.free(), 1, "the worker is free again, not lost");
+    }
+
+    #[tokio::test]
+    async fn heavy_jobs_leave_a_worker_for_light_ones() {
+        let queue = FairQueue::new(2, 16);
+        let a = Client::named("a");
+        let heavy = queue.acquire(a.clone(), true).await.unwrap();
+        // A second heavy job waits though a worker is free...
+        let q = Arc::clone(&queue);
+        let second = tokio::spawn({
+            let a = a.clone();
+            async move { q.acquire(a, true).await }
+        });
+        until_waiting(&queue, 1).await;
+        assert_eq!(queue.free(), 1);
+        // ...and another client's light job takes that worker.
+        let light = queue.acquire(Client::named("b"), false).await.unwrap();
+        assert_eq!((queue.free(), queue.waiting()), (0, 1));
+        drop(light);
+        assert_eq!(queue.waiting(), 1, "the heavy job still waits for the lane");
+        drop(heavy);
+        let second = second.await.unwrap().unwrap();
+        assert_eq!((queue.free(), queue.waiting()), (1, 0));
+        drop(second);
+        assert_eq!(queue.free(), 2);
+        // One worker: the lane cannot reserve it.
+        let single = FairQueue::new(1, 4);
+        let h = single.acquire(a, true).await.unwrap();
+        assert_eq!(single.free(), 0);
+        drop(h);
     }
 }

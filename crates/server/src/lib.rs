@@ -48,6 +48,7 @@ pub(crate) mod extract;
 pub(crate) mod fair;
 pub(crate) mod generated;
 pub(crate) mod generators;
+pub(crate) mod heavy;
 pub(crate) mod http_rules;
 pub(crate) mod limits;
 pub(crate) mod metrics;

@@ -125,6 +125,15 @@ pub struct ComputeGate {
     metrics: Arc<Metrics>,
 }
 
+/// Kinds of work that take seconds where a chunk takes milliseconds: they
+/// run in the heavy lane (`heavy.rs`, `fair.rs`).
+const HEAVY_KINDS: [&str; 4] = [
+    "planet_preview",
+    "planet_plates",
+    "planet_rivers",
+    "island_posted",
+];
+
 impl ComputeGate {
     /// A gate for `limits`, reporting to `metrics`.
     pub fn new(limits: &Limits, metrics: Arc<Metrics>) -> ComputeGate {
@@ -147,7 +156,8 @@ impl ComputeGate {
         T: Send + 'static,
         F: FnOnce() -> Result<T, ApiError> + Send + 'static,
     {
-        let grant = match self.workers.acquire(crate::fair::current()).await {
+        let heavy = HEAVY_KINDS.contains(&kind);
+        let grant = match self.workers.acquire(crate::fair::current(), heavy).await {
             Ok(grant) => grant,
             Err(e) => {
                 self.metrics.rejected_busy();
@@ -155,14 +165,18 @@ impl ComputeGate {
             }
         };
         let metrics = Arc::clone(&self.metrics);
-        let task = tokio::task::spawn_blocking(move || {
+        let job = move || {
             let started = Instant::now();
             let result = work();
             metrics.generated(kind, started.elapsed());
             drop(grant);
             result
-        });
-        task.await
+        };
+        if heavy {
+            return crate::heavy::pool().run(job).await?;
+        }
+        tokio::task::spawn_blocking(job)
+            .await
             .map_err(|e| ApiError::internal("generation", &e))?
     }
 }

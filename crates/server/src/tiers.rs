@@ -506,10 +506,14 @@ impl Shared {
         let started = Instant::now();
         let tier = tokio::task::spawn_blocking(move || -> Result<Option<CoarseTier>, ApiError> {
             let built = planet.planet()?;
-            built
-                .compute_tier_observed(Level::best(), &|rows| {
-                    rows_done.fetch_add(rows, Ordering::Relaxed);
-                    !closed.load(Ordering::Relaxed)
+            // On the heavy lane's low-priority threads: chunks keep their
+            // pace while a tier computes (`heavy.rs`).
+            crate::heavy::pool()
+                .install(|| {
+                    built.compute_tier_observed(Level::best(), &|rows| {
+                        rows_done.fetch_add(rows, Ordering::Relaxed);
+                        !closed.load(Ordering::Relaxed)
+                    })
                 })
                 .map_err(|e| crate::planets::planet_error(&e))
         })

@@ -41,7 +41,12 @@ impl Replica {
         };
         let mut child = command
             .args(["serve", "--db", db.url().as_str(), "--addr", "127.0.0.1:0"])
-            .args(["--workers", "1"])
+            // One worker unless `extra` says otherwise.
+            .args(if extra.contains(&"--workers") {
+                &[][..]
+            } else {
+                &["--workers", "1"][..]
+            })
             .args(extra)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())

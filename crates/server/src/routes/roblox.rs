@@ -166,7 +166,8 @@ async fn roblox_chunks(
     for &address in &batch.addresses {
         let (state, planet, batch) = (state.clone(), planet.clone(), batch.clone());
         let tier = tier.clone();
-        pieces.push(tokio::spawn(async move {
+        // As the request's client: the fair gate charges it these chunks.
+        pieces.push(tokio::spawn(crate::fair::as_current(async move {
             let key = piece_key(&planet, &batch, &address);
             state
                 .content
@@ -174,7 +175,7 @@ async fn roblox_chunks(
                     encode_piece(&planet, tier.as_ref(), &batch, address)
                 })
                 .await
-        }));
+        })));
     }
     let head = Header {
         planet: planet.record.id,
