@@ -199,3 +199,30 @@ fn a_failed_save_keeps_the_previous_one_and_leaves_no_stray_file() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn server_limits_out_of_range_stop_it_before_it_binds() {
+    let dir = scratch("serve-limits");
+    let db = dir.join("s.db");
+    for (flag, value, says) in [
+        ("--tier-computes", "0", "--tier-computes must be in 1..=64"),
+        (
+            "--tier-cache-mib",
+            "0",
+            "--tier-cache-mib must be in 1..=1048576",
+        ),
+    ] {
+        let out = mangekyo(&[
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            db.to_str().unwrap(),
+            flag,
+            value,
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{flag} {value}: {err}");
+        assert!(err.contains(says), "{flag} {value}: {err}");
+    }
+}

@@ -77,6 +77,12 @@ pub struct Limits {
     /// before it answers 202 with a status link instead of 201. Default
     /// 250 ms: a small tier is ready by then, the default one is not.
     pub tier_create_wait: Duration,
+    /// Coarse tiers computed at once; more wait, the tiers requests are
+    /// waiting for first, then fairly across clients. Default 2: each tier
+    /// already uses every core (rayon), so more only share the same CPUs,
+    /// but a second lets a small tier pass a big one instead of waiting
+    /// behind it. At least 1.
+    pub tier_computes: usize,
 }
 
 impl Default for Limits {
@@ -100,6 +106,7 @@ impl Default for Limits {
             tier_cache_bytes: 512 * 1024 * 1024,
             tier_wait: Duration::from_secs(2),
             tier_create_wait: Duration::from_millis(250),
+            tier_computes: 2,
         }
     }
 }

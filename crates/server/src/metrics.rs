@@ -48,6 +48,11 @@ struct CodingLabels {
     coding: String,
 }
 
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct ResultLabels {
+    result: &'static str,
+}
+
 type Timings<L> = Family<L, Histogram, fn() -> Histogram>;
 
 /// Latency buckets from 0.1 ms to about 26 s, doubling: chunk generation
@@ -68,6 +73,7 @@ pub struct Metrics {
     busy: Counter,
     cache_bytes: Gauge,
     compressions: Family<CodingLabels, Counter>,
+    tier_computes: Family<ResultLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -87,6 +93,7 @@ impl Metrics {
         let busy = Counter::default();
         let cache_bytes = Gauge::default();
         let compressions = Family::<CodingLabels, Counter>::default();
+        let tier_computes = Family::<ResultLabels, Counter>::default();
         registry.register(
             "http_requests",
             "HTTP requests answered, by route template and status",
@@ -122,6 +129,11 @@ impl Metrics {
             "Bodies compressed, by content coding (a cached copy counts once)",
             compressions.clone(),
         );
+        registry.register(
+            "tier_computes",
+            "Coarse tiers computed here (computed), and tier runs cancelled because their planets were deleted (cancelled)",
+            tier_computes.clone(),
+        );
         Metrics {
             registry,
             requests,
@@ -131,6 +143,7 @@ impl Metrics {
             busy,
             cache_bytes,
             compressions,
+            tier_computes,
         }
     }
 
@@ -179,6 +192,22 @@ impl Metrics {
             .inc();
     }
 
+    /// Records a coarse tier computed here.
+    pub(crate) fn tier_computed(&self) {
+        self.tier_computes
+            .get_or_create(&ResultLabels { result: "computed" })
+            .inc();
+    }
+
+    /// Records a tier run cancelled: its planets were deleted.
+    pub(crate) fn tier_cancelled(&self) {
+        self.tier_computes
+            .get_or_create(&ResultLabels {
+                result: "cancelled",
+            })
+            .inc();
+    }
+
     /// Records a job refused with 503.
     pub fn rejected_busy(&self) {
         self.busy.inc();
@@ -208,6 +237,9 @@ mod tests {
         m.cache_lookup("planet_chunk", false);
         m.rejected_busy();
         m.compressed("zstd");
+        m.tier_computed();
+        m.tier_cancelled();
+        m.tier_cancelled();
         let text = m.render(1234);
         for line in [
             r#"mangekyo_http_requests_total{method="GET",route="/v1/planets/{id}",status="200"} 1"#,
@@ -217,6 +249,8 @@ mod tests {
             "mangekyo_generation_rejected_total 1",
             "mangekyo_cache_bytes 1234",
             r#"mangekyo_compressions_total{coding="zstd"} 1"#,
+            r#"mangekyo_tier_computes_total{result="computed"} 1"#,
+            r#"mangekyo_tier_computes_total{result="cancelled"} 2"#,
             "# EOF",
         ] {
             assert!(text.contains(line), "missing {line:?} in\n{text}");

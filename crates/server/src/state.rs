@@ -61,7 +61,11 @@ impl AppState {
             planets: PlanetCache::new(),
             content: ContentCache::new(limits.cache_bytes, Arc::clone(&metrics)),
             gate: ComputeGate::new(&limits, Arc::clone(&metrics)),
-            tiers: Tiers::new(limits.tier_cache_bytes),
+            tiers: Tiers::new(
+                limits.tier_cache_bytes,
+                limits.tier_computes,
+                Arc::clone(&metrics),
+            ),
             metrics,
             limits,
             openapi,

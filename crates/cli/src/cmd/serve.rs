@@ -35,6 +35,12 @@ pub(crate) struct Args {
     /// planet whose tier would not fit is refused (400 naming graph_n).
     #[arg(long, default_value_t = 512)]
     tier_cache_mib: u64,
+    /// Coarse tiers computed at once; the others wait, the ones requests
+    /// are waiting for first, then fairly across clients. Each tier
+    /// already uses every core, so 2 (the default) is for a small tier to
+    /// pass a big one, not for speed.
+    #[arg(long, default_value_t = 2)]
+    tier_computes: usize,
     /// Seconds a request may take before it is answered 503.
     #[arg(long, default_value_t = 30)]
     timeout: u64,
@@ -137,6 +143,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         "--tier-cache-mib must be in 1..=1048576, got {}",
         args.tier_cache_mib
     );
+    anyhow::ensure!(
+        (1..=64).contains(&args.tier_computes),
+        "--tier-computes must be in 1..=64 (tiers computed at once), got {}",
+        args.tier_computes
+    );
     let limits = Limits {
         max_connections: args.max_connections,
         header_timeout: Duration::from_secs(args.header_timeout),
@@ -144,6 +155,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         queue: 64 * workers,
         cache_bytes: args.cache_mib * 1024 * 1024,
         tier_cache_bytes: args.tier_cache_mib * 1024 * 1024,
+        tier_computes: args.tier_computes,
         timeout: Duration::from_secs(args.timeout),
         ..defaults
     };

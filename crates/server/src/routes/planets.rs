@@ -244,11 +244,11 @@ async fn create(
     let status = if params.generator_version.has_plates() {
         // The record is committed: whatever happens to the tier now, the
         // planet is stored (its tier is recomputed or loaded on demand).
-        let wait = state
+        let (wait, tier) = state
             .tiers
-            .wait(&state.store, &planet, state.limits.tier_create_wait)
-            .await;
-        body.tier = Some(state.tiers.status(&state.store, &planet)?);
+            .start(&state.store, &planet, state.limits.tier_create_wait)
+            .await?;
+        body.tier = Some(tier);
         match wait {
             Ok(Wait::Ready(_)) => StatusCode::CREATED,
             Ok(Wait::Later(_)) => StatusCode::ACCEPTED,
@@ -428,6 +428,8 @@ async fn delete_one(
     }
     let deleted = state.store.delete(id).await?;
     state.planets.forget(id);
+    // Its tier, if no other planet wants it, is not computed for nothing.
+    state.tiers.forget_planet(id);
     if !deleted {
         return Err(no_planet(id));
     }

@@ -16,8 +16,16 @@
 //! background, detached from the request that started it: `POST` answers
 //! `202` with a status link while it runs, and a request that needs it
 //! waits a bounded time, then gets `503` with `Retry-After`.
+//!
+//! Computations run at most `tier_computes` at once, the waiting ones in
+//! order of demand, then fairly across clients (`schedule.rs`). Each run
+//! knows which planets want it: when the last of them is deleted it leaves
+//! the waiting list, or stops at its next row if running, and nothing of
+//! it is kept or stored.
 
-use std::collections::{BTreeMap, HashSet};
+mod schedule;
+
+use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -29,15 +37,17 @@ use mangekyo_store::Store;
 use quick_cache::Weighter;
 use quick_cache::sync::Cache;
 use serde::Serialize;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::watch;
 use utoipa::ToSchema;
 
 use crate::error::ApiError;
+use crate::metrics::Metrics;
 use crate::planets::LoadedPlanet;
+use schedule::{Schedule, Ticket};
 
-/// Tiers computing at once on this replica: each one already uses every
-/// core (rayon), so more would only slow each other down.
-const CONCURRENT_COMPUTES: usize = 1;
+/// Deleted planet ids remembered, so that a request that read a planet
+/// just before its deletion does not start its tier again.
+const DELETED_REMEMBERED: usize = 4096;
 
 /// Longest `Retry-After` advised, seconds.
 const MAX_RETRY_AFTER_S: u64 = 60;
@@ -132,18 +142,54 @@ struct Shared {
     /// created with a larger cap is still served (status `ready` stays
     /// ready) instead of being loaded again on every request.
     oversized: Mutex<Option<(u64, Arc<CoarseTier>, Origin)>>,
-    running: Mutex<BTreeMap<u64, watch::Receiver<Progress>>>,
-    computes: Semaphore,
+    running: Mutex<Runs>,
+    /// When the waiting computations run.
+    schedule: Arc<Schedule>,
     /// Set when the server stops: running computations give up.
     closed: Arc<AtomicBool>,
     /// (planet id, key) pairs whose use this replica has recorded in the
     /// store (see [`Shared::note_use`]).
     noted: Mutex<HashSet<(i64, u64)>>,
+    metrics: Arc<Metrics>,
+}
+
+/// The tiers being loaded or computed, by key, and the planets deleted
+/// lately.
+#[derive(Debug, Default)]
+struct Runs {
+    by_key: BTreeMap<u64, Run>,
+    /// Deleted planet ids, oldest first, at most [`DELETED_REMEMBERED`]
+    /// (ids are never reused).
+    deleted: VecDeque<i64>,
+    deleted_set: BTreeSet<i64>,
+}
+
+/// One tier being loaded or computed.
+#[derive(Debug)]
+struct Run {
+    /// Its place in the schedule.
+    ticket: u64,
+    rx: watch::Receiver<Progress>,
+    /// The planets that asked for it and are not deleted: the run is
+    /// cancelled when the last goes.
+    wanted: BTreeSet<i64>,
+    /// Set when cancelled: it stops at its next row and keeps nothing.
+    cancelled: Arc<AtomicBool>,
+}
+
+/// Who asks for a tier: a request that needs it (a chunk, a status poll)
+/// is demand, which the schedule serves first; the `POST` that creates a
+/// planet is not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ask {
+    Created,
+    Needed,
 }
 
 impl Tiers {
-    /// Tiers kept up to `capacity_bytes` in memory.
-    pub(crate) fn new(capacity_bytes: u64) -> Tiers {
+    /// Tiers kept up to `capacity_bytes` in memory, `computes` computed at
+    /// once (at least one), counted in `metrics`.
+    pub(crate) fn new(capacity_bytes: u64, computes: usize, metrics: Arc<Metrics>) -> Tiers {
         // Tiers weigh about 10 MB at the default N: few entries.
         let items = usize::try_from((capacity_bytes / (1 << 20)).clamp(4, 4096)).unwrap_or(4);
         let capacity = capacity_bytes.max(1);
@@ -167,10 +213,11 @@ impl Tiers {
             ),
             largest: Self::largest_entry(capacity),
             oversized: Mutex::new(None),
-            running: Mutex::new(BTreeMap::new()),
-            computes: Semaphore::new(CONCURRENT_COMPUTES),
+            running: Mutex::new(Runs::default()),
+            schedule: Schedule::new(computes),
             closed: Arc::new(AtomicBool::new(false)),
             noted: Mutex::new(HashSet::new()),
+            metrics,
         }))
     }
 
@@ -220,11 +267,21 @@ impl Tiers {
         Err(ApiError::invalid("params.graph_n", message, expected))
     }
 
-    /// The status of `planet`'s tier, starting its work if nothing has.
+    /// The status of `planet`'s tier, starting its work if nothing has (a
+    /// request asking is demand: see `schedule.rs`).
     pub(crate) fn status(
         &self,
         store: &Store,
         planet: &Arc<LoadedPlanet>,
+    ) -> Result<TierStatus, ApiError> {
+        self.status_as(store, planet, Ask::Needed)
+    }
+
+    fn status_as(
+        &self,
+        store: &Store,
+        planet: &Arc<LoadedPlanet>,
+        ask: Ask,
     ) -> Result<TierStatus, ApiError> {
         let params = *planet.params()?;
         if !params.generator_version.has_plates() {
@@ -240,7 +297,7 @@ impl Tiers {
             });
         }
         let key = CoarseTier::key(&params);
-        let progress = self.0.progress(store, planet, key);
+        let (progress, _) = self.0.progress(store, planet, key, ask)?;
         let base = TierStatus {
             state: "computing",
             progress: None,
@@ -275,14 +332,37 @@ impl Tiers {
         })
     }
 
+    /// What `POST /v1/planets` does with a new planet's tier: starts it
+    /// (no demand yet: see `schedule.rs`), waits up to `wait` for it, and
+    /// says where it stands.
+    pub(crate) async fn start(
+        &self,
+        store: &Store,
+        planet: &Arc<LoadedPlanet>,
+        wait: Duration,
+    ) -> Result<(Result<Wait, ApiError>, TierStatus), ApiError> {
+        let waited = self.wait_as(store, planet, wait, Ask::Created).await;
+        Ok((waited, self.status_as(store, planet, Ask::Created)?))
+    }
+
     /// `planet`'s tier, waiting up to `wait` for it (starting its work if
-    /// nothing has). A failed computation is an error; the next request
-    /// tries again.
+    /// nothing has; a request waiting is demand). A failed computation is
+    /// an error; the next request tries again.
     pub(crate) async fn wait(
         &self,
         store: &Store,
         planet: &Arc<LoadedPlanet>,
         wait: Duration,
+    ) -> Result<Wait, ApiError> {
+        self.wait_as(store, planet, wait, Ask::Needed).await
+    }
+
+    async fn wait_as(
+        &self,
+        store: &Store,
+        planet: &Arc<LoadedPlanet>,
+        wait: Duration,
+        ask: Ask,
     ) -> Result<Wait, ApiError> {
         let shared = &self.0;
         let key = CoarseTier::key(planet.params()?);
@@ -290,12 +370,12 @@ impl Tiers {
             shared.note_use(store, planet, key);
             return Ok(Wait::Ready(tier));
         }
-        shared.progress(store, planet, key);
-        let Some(mut rx) = shared.receiver(key) else {
-            // Finished between the two looks.
-            return match shared.get(key) {
-                Some((tier, _)) => Ok(Wait::Ready(tier)),
-                None => Ok(Wait::Later(1)),
+        let (now, rx) = shared.progress(store, planet, key, ask)?;
+        let Some(mut rx) = rx else {
+            // Ready by the time it was looked for again.
+            return match now {
+                Progress::Ready(tier, _) => Ok(Wait::Ready(tier)),
+                _ => Ok(Wait::Later(1)),
             };
         };
         let settled = tokio::time::timeout(wait, async {
@@ -329,6 +409,47 @@ impl Tiers {
     /// Stops running computations (the server is shutting down).
     pub(crate) fn close(&self) {
         self.0.closed.store(true, Ordering::Relaxed);
+    }
+
+    /// Planet `id` was deleted: a tier no other live planet asked for
+    /// leaves the waiting list, or stops at its next row if computing, and
+    /// nothing of it is kept or stored; a later planet with the same
+    /// parameters starts afresh.
+    pub(crate) fn forget_planet(&self, id: i64) {
+        let shared = &self.0;
+        let mut cancelled = Vec::new();
+        {
+            let mut runs = shared.lock();
+            if runs.deleted_set.insert(id) {
+                runs.deleted.push_back(id);
+                if runs.deleted.len() > DELETED_REMEMBERED
+                    && let Some(oldest) = runs.deleted.pop_front()
+                {
+                    runs.deleted_set.remove(&oldest);
+                }
+            }
+            // Flagged and withdrawn under the lock: a request arriving
+            // after this finds no run and starts a fresh one.
+            runs.by_key.retain(|&key, run| {
+                run.wanted.remove(&id);
+                if !run.wanted.is_empty() {
+                    return true;
+                }
+                run.cancelled.store(true, Ordering::Relaxed);
+                shared.schedule.withdraw(run.ticket);
+                cancelled.push(key);
+                false
+            });
+        }
+        for key in cancelled {
+            shared.metrics.tier_cancelled();
+            tracing::info!(
+                key = format_args!("{key:016x}"),
+                planet = id,
+                "coarse tier cancelled: its planets were deleted"
+            );
+        }
+        shared.noted_lock().retain(|&(planet, _)| planet != id);
     }
 }
 
@@ -367,18 +488,13 @@ impl Shared {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn receiver(&self, key: u64) -> Option<watch::Receiver<Progress>> {
-        self.lock().get(&key).cloned()
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, watch::Receiver<Progress>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Runs> {
         // A panic while holding this lock leaves a map that is still whole.
         self.running
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Where `key` stands; starts loading or computing it when nothing is.
     /// Records in the store, once per planet on this replica, that
     /// `planet` uses the stored tier `key`, so that deleting another planet
     /// with the same parameters keeps the blob. Loading and storing the
@@ -412,14 +528,33 @@ impl Shared {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn progress(self: &Arc<Self>, store: &Store, planet: &Arc<LoadedPlanet>, key: u64) -> Progress {
+    /// Where `key` stands, and a receiver of its run's progress while one
+    /// runs; starts loading or computing it when nothing is. Records that
+    /// `planet` wants the run (see [`Tiers::forget_planet`]) and that the
+    /// current request's client asked, as demand when `ask` says so. A
+    /// planet deleted here is refused (404) rather than started again.
+    fn progress(
+        self: &Arc<Self>,
+        store: &Store,
+        planet: &Arc<LoadedPlanet>,
+        key: u64,
+        ask: Ask,
+    ) -> Result<(Progress, Option<watch::Receiver<Progress>>), ApiError> {
         if let Some((tier, origin)) = self.get(key) {
             self.note_use(store, planet, key);
-            return Progress::Ready(tier, origin);
+            return Ok((Progress::Ready(tier, origin), None));
         }
-        let mut running = self.lock();
-        if let Some(rx) = running.get(&key) {
-            return rx.borrow().clone();
+        let id = planet.record.id;
+        let client = crate::fair::current();
+        let demanded = ask == Ask::Needed;
+        let mut runs = self.lock();
+        if runs.deleted_set.contains(&id) {
+            return Err(crate::planets::no_planet(id));
+        }
+        if let Some(run) = runs.by_key.get_mut(&key) {
+            run.wanted.insert(id);
+            self.schedule.ask(run.ticket, client, demanded);
+            return Ok((run.rx.borrow().clone(), Some(run.rx.clone())));
         }
         let rows = planet
             .params()
@@ -430,40 +565,64 @@ impl Shared {
             rows,
         };
         let (tx, rx) = watch::channel(start.clone());
-        running.insert(key, rx);
-        drop(running);
+        let ticket = self.schedule.enter(client, demanded);
+        let run_id = ticket.id();
+        let cancelled = Arc::new(AtomicBool::new(false));
+        runs.by_key.insert(
+            key,
+            Run {
+                ticket: run_id,
+                rx: rx.clone(),
+                wanted: BTreeSet::from([id]),
+                cancelled: Arc::clone(&cancelled),
+            },
+        );
+        drop(runs);
         let this = Arc::clone(self);
         let (store, planet) = (store.clone(), Arc::clone(planet));
-        let running_state = start.clone();
         tokio::spawn(async move {
             let result = this
-                .load_or_compute(&store, &planet, key, &running_state)
+                .load_or_compute(&store, &planet, key, ticket, &cancelled, &tx)
                 .await;
             let outcome = match result {
-                Ok((tier, origin)) => {
+                // Cancelled (its planets deleted) after it was done: not kept.
+                Ok(_) if cancelled.load(Ordering::Relaxed) => Progress::Failed(deleted()),
+                Ok(Some((tier, origin))) => {
                     this.keep(key, &tier, origin);
                     Progress::Ready(tier, origin)
                 }
-                Err(e) => Progress::Failed(e),
+                Ok(None) => Progress::Failed(deleted()),
+                Err(e) => {
+                    tracing::warn!(key = format_args!("{key:016x}"), error = %e.message, "coarse tier failed");
+                    Progress::Failed(e)
+                }
             };
-            if let Progress::Failed(e) = &outcome {
-                tracing::warn!(key = format_args!("{key:016x}"), error = %e.message, "coarse tier failed");
-            }
             // Forget the run first: a request arriving after this finds the
-            // tier in memory, or (after a failure) starts a fresh try.
-            this.lock().remove(&key);
+            // tier in memory, or (after a failure) starts a fresh try. A
+            // cancelled run was forgotten already, and may have a successor.
+            {
+                let mut runs = this.lock();
+                if runs.by_key.get(&key).is_some_and(|r| r.ticket == run_id) {
+                    runs.by_key.remove(&key);
+                }
+            }
             let _ = tx.send(outcome);
         });
-        start
+        Ok((start, Some(rx)))
     }
 
+    /// Loads tier `key` from the store, or computes it in its turn of the
+    /// schedule (`ticket`) and stores it. `Ok(None)`: cancelled (see
+    /// [`Tiers::forget_planet`]), nothing stored.
     async fn load_or_compute(
         &self,
         store: &Store,
         planet: &Arc<LoadedPlanet>,
         key: u64,
-        progress: &Progress,
-    ) -> Result<(Arc<CoarseTier>, Origin), ApiError> {
+        ticket: Ticket,
+        cancelled: &Arc<AtomicBool>,
+        progress: &watch::Sender<Progress>,
+    ) -> Result<Option<(Arc<CoarseTier>, Origin)>, ApiError> {
         let blob_key = blob_key(key);
         // An unreleased version's tier is a function of this build, not of
         // its parameters alone: never read from or written to the store,
@@ -482,7 +641,7 @@ impl Shared {
                 Ok(tier) if tier.key == key => {
                     tracing::info!(key = %blob_key, bytes = bytes.len(), "coarse tier loaded");
                     self.noted_lock().insert((planet_id, key));
-                    return Ok((Arc::new(tier), Origin::Loaded));
+                    return Ok(Some((Arc::new(tier), Origin::Loaded)));
                 }
                 // A blob that fails its own checks is recomputed, and the
                 // good bytes replace it below.
@@ -493,33 +652,52 @@ impl Shared {
             // The store being down costs a recomputation, not the answer.
             Err(e) => tracing::warn!(key = %blob_key, error = %e, "reading a stored tier"),
         }
-        let _slot = self
-            .computes
-            .acquire()
-            .await
-            .map_err(|e| ApiError::internal("waiting to compute a coarse tier", &e))?;
-        let Progress::Computing { rows_done, .. } = progress else {
-            unreachable!("a run starts computing")
+        // Withdrawn while waiting: its planets were deleted.
+        if !ticket.turn().await || cancelled.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let (rows_done, rows) = match &*progress.borrow() {
+            Progress::Computing {
+                rows_done, rows, ..
+            } => (Arc::clone(rows_done), *rows),
+            _ => unreachable!("a run computes until it ends"),
         };
-        let (rows_done, closed) = (Arc::clone(rows_done), Arc::clone(&self.closed));
+        // The estimate of the time left counts from now: waiting in line
+        // is not work done.
+        progress.send_replace(Progress::Computing {
+            since: Instant::now(),
+            rows_done: Arc::clone(&rows_done),
+            rows,
+        });
+        let (closed, stop) = (Arc::clone(&self.closed), Arc::clone(cancelled));
         let planet = Arc::clone(planet);
         let started = Instant::now();
-        let tier = tokio::task::spawn_blocking(move || -> Result<Option<CoarseTier>, ApiError> {
-            let built = planet.planet()?;
-            // On the heavy lane's low-priority threads: chunks keep their
-            // pace while a tier computes (`heavy.rs`).
-            crate::heavy::pool()
-                .install(|| {
-                    built.compute_tier_observed(Level::best(), &|rows| {
-                        rows_done.fetch_add(rows, Ordering::Relaxed);
-                        !closed.load(Ordering::Relaxed)
+        let computed =
+            tokio::task::spawn_blocking(move || -> Result<Option<CoarseTier>, ApiError> {
+                let built = planet.planet()?;
+                // On the heavy lane's low-priority threads: chunks keep
+                // their pace while a tier computes (`heavy.rs`).
+                crate::heavy::pool()
+                    .install(|| {
+                        built.compute_tier_observed(Level::best(), &|rows| {
+                            rows_done.fetch_add(rows, Ordering::Relaxed);
+                            !closed.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed)
+                        })
                     })
-                })
-                .map_err(|e| crate::planets::planet_error(&e))
-        })
-        .await
-        .map_err(|e| ApiError::internal("computing a coarse tier", &e))??
-        .ok_or_else(|| ApiError::internal("computing a coarse tier", &"the server is stopping"))?;
+                    .map_err(|e| crate::planets::planet_error(&e))
+            })
+            .await
+            .map_err(|e| ApiError::internal("computing a coarse tier", &e))??;
+        // The slot goes to the next computation; storing needs none.
+        drop(ticket);
+        if cancelled.load(Ordering::Relaxed) {
+            tracing::info!(key = %blob_key, "planets deleted; their tier computation stopped");
+            return Ok(None);
+        }
+        let tier = computed.ok_or_else(|| {
+            ApiError::internal("computing a coarse tier", &"the server is stopping")
+        })?;
+        self.metrics.tier_computed();
         let bytes = tier.to_bytes();
         tracing::info!(
             key = %blob_key,
@@ -530,7 +708,7 @@ impl Shared {
         // Stored only whole, in one transaction; a failure to store it is
         // logged and costs only a recomputation elsewhere.
         if !persist {
-            return Ok((Arc::new(tier), Origin::Computed));
+            return Ok(Some((Arc::new(tier), Origin::Computed)));
         }
         match store.put_blob(planet_id, &blob_key, &bytes).await {
             Ok(true) => {
@@ -540,8 +718,13 @@ impl Shared {
             Ok(false) => tracing::info!(key = %blob_key, "planet deleted; its tier is not stored"),
             Err(e) => tracing::warn!(key = %blob_key, error = %e, "storing a coarse tier"),
         }
-        Ok((Arc::new(tier), Origin::Computed))
+        Ok(Some((Arc::new(tier), Origin::Computed)))
     }
+}
+
+/// What a request waiting for a cancelled tier gets: its planet is gone.
+fn deleted() -> ApiError {
+    ApiError::not_found("the planet was deleted while its coarse tier waited or computed")
 }
 
 impl Drop for Tiers {
@@ -635,6 +818,7 @@ fn retry_after(p: &Progress) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fair::Client;
     use crate::planets::PlanetCache;
     use mangekyo_planet::{ChunkAddress, ChunkRequest, Edge, Layers, Projection, Version};
     use mangekyo_store::testing::TestDb;
@@ -652,7 +836,7 @@ mod tests {
         let store = Store::open(db.url()).await.unwrap();
         let n = 16;
         let cap = 3 * (CoarseTier::estimated_heap_bytes(Version::DEFAULT, n) + ENTRY_OVERHEAD);
-        let tiers = Tiers::new(cap);
+        let tiers = Tiers::new(cap, 1, Arc::new(Metrics::new()));
         let planets = PlanetCache::new();
         let mut touched = Vec::new();
         for seed in 0..PLANETS {
@@ -757,5 +941,91 @@ mod tests {
             rows: 100,
         };
         assert_eq!(retry_after(&slow), MAX_RETRY_AFTER_S);
+    }
+
+    /// Issue 38: a tier two planets share (same parameters) keeps waiting
+    /// while either lives, leaves the waiting list when both are deleted
+    /// (counted, nothing computed), and a new planet with those parameters
+    /// starts afresh.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_shared_tier_is_cancelled_only_with_its_last_planet() {
+        let db = TestDb::new(Backend::Sqlite).await;
+        let store = Store::open(db.url()).await.unwrap();
+        let metrics = Arc::new(Metrics::new());
+        let tiers = Tiers::new(64 << 20, 1, Arc::clone(&metrics));
+        let planets = PlanetCache::new();
+        let params = PlanetParams {
+            seed: 5,
+            radius: 400_000.0,
+            pixel_size: 50.0,
+            graph_n: 16,
+            ..PlanetParams::default()
+        };
+        let key = CoarseTier::key(&params);
+        let mut made = Vec::new();
+        for name in ["a", "b", "c"] {
+            let record = store
+                .create(&NewPlanet {
+                    name: name.to_owned(),
+                    params: serde_json::to_value(params).unwrap(),
+                    generator_version: params.generator_version.code(),
+                    owner: None,
+                })
+                .await
+                .unwrap();
+            made.push(planets.remember(record));
+        }
+        // Another computation holds the only slot.
+        let held = tiers.0.schedule.enter(Client::named("other"), false);
+        assert!(held.turn().await);
+        let run = || {
+            tiers
+                .0
+                .lock()
+                .by_key
+                .get(&key)
+                .map(|r| (r.ticket, r.wanted.clone()))
+        };
+        for planet in &made[..2] {
+            let (waited, status) = tiers.start(&store, planet, Duration::ZERO).await.unwrap();
+            assert!(matches!(waited, Ok(Wait::Later(_))), "{waited:?}");
+            assert_eq!(status.state, "computing");
+        }
+        let (first, wanted) = run().expect("one run for both");
+        assert_eq!(
+            wanted,
+            BTreeSet::from([made[0].record.id, made[1].record.id])
+        );
+        tiers.forget_planet(made[0].record.id);
+        assert_eq!(run().map(|r| r.0), Some(first), "b still wants it");
+        tiers.forget_planet(made[1].record.id);
+        assert_eq!(run(), None, "no live planet wants it");
+        let text = metrics.render(0);
+        assert!(
+            text.contains(r#"mangekyo_tier_computes_total{result="cancelled"} 1"#),
+            "{text}"
+        );
+        // A deleted planet's late request starts nothing.
+        let late = tiers.wait(&store, &made[0], Duration::ZERO).await;
+        assert_eq!(late.unwrap_err().status.as_u16(), 404);
+        assert_eq!(run(), None);
+        // The same parameters again: a fresh run, computed once the slot frees.
+        let (started, _) = tiers.start(&store, &made[2], Duration::ZERO).await.unwrap();
+        assert!(matches!(started, Ok(Wait::Later(_))), "{started:?}");
+        let (fresh, _) = run().expect("a fresh run");
+        assert_ne!(fresh, first);
+        drop(held);
+        let Wait::Ready(_) = tiers
+            .wait(&store, &made[2], Duration::from_secs(300))
+            .await
+            .unwrap()
+        else {
+            panic!("no tier in 300 s")
+        };
+        let text = metrics.render(0);
+        assert!(
+            text.contains(r#"mangekyo_tier_computes_total{result="computed"} 1"#),
+            "{text}"
+        );
     }
 }
