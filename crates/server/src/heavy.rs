@@ -59,6 +59,7 @@ impl HeavyPool {
         self.pool.spawn(move || {
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
             let _ = tx.send(outcome);
+            release_free_memory();
         });
         match rx.await {
             Ok(Ok(value)) => Ok(value),
@@ -70,7 +71,9 @@ impl HeavyPool {
     /// Runs `work` on the pool from a blocking thread (a coarse tier's
     /// computation, which already runs on one).
     pub(crate) fn install<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
-        self.pool.install(work)
+        let out = self.pool.install(work);
+        release_free_memory();
+        out
     }
 }
 
@@ -80,6 +83,21 @@ fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
         .map(|s| (*s).to_owned())
         .or_else(|| panic.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic".to_owned())
+}
+
+/// Hands the memory a heavy job freed back to the system. glibc keeps
+/// freed heap pages in its per-thread arenas (and, once a large block
+/// was freed, serves later large blocks from the heap too), so a server
+/// that once computed a tier or a preview would otherwise keep that peak
+/// resident for good. A trim costs about a millisecond, once per heavy
+/// job of seconds.
+pub(crate) fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim(3) takes a plain integer and only returns free
+    // pages of glibc's own arenas to the kernel.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// Lowers the calling thread's priority (Linux: niceness is per thread).
