@@ -1,5 +1,5 @@
 //! Prometheus metrics: requests, latencies, generation time, cache hits,
-//! compressions.
+//! compressions, cancellations.
 //!
 //! Built on `prometheus-client`, the Prometheus project's own Rust client,
 //! rather than hand-rolled text: it escapes labels, renders histograms
@@ -44,6 +44,12 @@ struct CacheLabels {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct CancelLabels {
+    kind: String,
+    reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 struct CodingLabels {
     coding: String,
 }
@@ -68,6 +74,7 @@ pub struct Metrics {
     busy: Counter,
     cache_bytes: Gauge,
     compressions: Family<CodingLabels, Counter>,
+    cancelled: Family<CancelLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -87,6 +94,7 @@ impl Metrics {
         let busy = Counter::default();
         let cache_bytes = Gauge::default();
         let compressions = Family::<CodingLabels, Counter>::default();
+        let cancelled = Family::<CancelLabels, Counter>::default();
         registry.register(
             "http_requests",
             "HTTP requests answered, by route template and status",
@@ -122,6 +130,11 @@ impl Metrics {
             "Bodies compressed, by content coding (a cached copy counts once)",
             compressions.clone(),
         );
+        registry.register(
+            "generation_cancelled",
+            "Generation jobs stopped at a checkpoint, by kind and reason (abandoned: the request went away; deadline: past the request timeout)",
+            cancelled.clone(),
+        );
         Metrics {
             registry,
             requests,
@@ -131,6 +144,7 @@ impl Metrics {
             busy,
             cache_bytes,
             compressions,
+            cancelled,
         }
     }
 
@@ -179,6 +193,16 @@ impl Metrics {
             .inc();
     }
 
+    /// Records a job stopped at a checkpoint (`cancel.rs`).
+    pub fn cancelled(&self, kind: &str, reason: &str) {
+        self.cancelled
+            .get_or_create(&CancelLabels {
+                kind: kind.to_owned(),
+                reason: reason.to_owned(),
+            })
+            .inc();
+    }
+
     /// Records a job refused with 503.
     pub fn rejected_busy(&self) {
         self.busy.inc();
@@ -208,6 +232,7 @@ mod tests {
         m.cache_lookup("planet_chunk", false);
         m.rejected_busy();
         m.compressed("zstd");
+        m.cancelled("planet_preview", "abandoned");
         let text = m.render(1234);
         for line in [
             r#"mangekyo_http_requests_total{method="GET",route="/v1/planets/{id}",status="200"} 1"#,
@@ -217,6 +242,7 @@ mod tests {
             "mangekyo_generation_rejected_total 1",
             "mangekyo_cache_bytes 1234",
             r#"mangekyo_compressions_total{coding="zstd"} 1"#,
+            r#"mangekyo_generation_cancelled_total{kind="planet_preview",reason="abandoned"} 1"#,
             "# EOF",
         ] {
             assert!(text.contains(line), "missing {line:?} in\n{text}");
