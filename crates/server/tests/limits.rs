@@ -346,7 +346,9 @@ async fn a_client_that_leaves_frees_its_worker() {
         workers: 1,
         ..Limits::default()
     };
-    let (server, _state) = TestServer::start_in_process(&db, limits).await;
+    // The real accept loop (`conn.rs`), which must drop the request's
+    // future when its connection closes.
+    let server = TestServer::start_with(&db, limits).await;
     let planet = server.create_planet("big", common::small_params(5)).await;
     let id = planet["id"].as_i64().unwrap();
     let preview = format!("/v1/planets/{id}/preview?width=4096");
