@@ -59,4 +59,9 @@ pub enum GenerateError {
     /// extreme coordinates, which placement never produces).
     #[error("triangulation failed: {0}")]
     Triangulation(String),
+    /// The caller's `keep_going` check answered `false`
+    /// ([`crate::generate_island_cancellable`]): generation stopped early
+    /// and nothing came of it.
+    #[error("generation was cancelled before it finished")]
+    Cancelled,
 }

@@ -61,8 +61,8 @@ pub mod view;
 pub use defs::load::{DefinitionsLoader, load_definitions};
 pub use defs::{Definitions, Localization, UnknownChoice};
 pub use error::{Diagnostic, GenerateError, LoadError};
-pub use generate::generate_island;
 pub use generate::sea::{SeaRoute, sea_routes};
+pub use generate::{generate_island, generate_island_cancellable};
 pub use map::{Assignment, IslandEdge, IslandMap, LocationName, Site};
 
 /// Version of the generator's output. Bumped on any change that moves a

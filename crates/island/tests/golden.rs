@@ -209,3 +209,27 @@ fn splitting_the_definitions_over_files_changes_nothing() {
         );
     }
 }
+
+/// Generation that may be cancelled gives the same island when it is not,
+/// and stops with `Cancelled` at a checkpoint when it is.
+#[test]
+fn cancellable_generation_is_the_same_or_stops() {
+    use mangekyo_island::{GenerateError, generate_island_cancellable};
+    use std::sync::atomic::{AtomicU32, Ordering};
+    let defs = load_definitions(example::sources()).unwrap();
+    let seed = Seed::from(42);
+    let whole = generate_island(&defs, "island", seed).unwrap();
+    let same = generate_island_cancellable(&defs, "island", seed, &|| true).unwrap();
+    assert_eq!(map_bytes(&same), map_bytes(&whole));
+    // Every checkpoint in turn: the first few steps, then each guarantee.
+    for n in 0..8 {
+        let asked = AtomicU32::new(0);
+        let stop = || asked.fetch_add(1, Ordering::Relaxed) < n;
+        let result = generate_island_cancellable(&defs, "island", seed, &stop);
+        assert_eq!(
+            result.unwrap_err(),
+            GenerateError::Cancelled,
+            "checkpoint {n}"
+        );
+    }
+}

@@ -37,6 +37,11 @@ pub enum PlanetError {
         /// The names that exist, comma-separated.
         allowed: &'static str,
     },
+    /// The caller's `keep_going` check answered `false` (the
+    /// `…_cancellable` functions): the work stopped early and nothing
+    /// came of it. Not a refusal of the input.
+    #[error("the work was cancelled before it finished")]
+    Cancelled,
 }
 
 impl PlanetError {
@@ -64,6 +69,7 @@ impl PlanetError {
 impl Refusal for PlanetError {
     fn param(&self) -> Option<ParamError> {
         Some(match self {
+            PlanetError::Cancelled => return None,
             PlanetError::Param(p) => p.clone(),
             PlanetError::Address {
                 what,

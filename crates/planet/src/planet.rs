@@ -330,12 +330,36 @@ impl Planet {
         spacing: f64,
         layers: Layers,
     ) -> Result<Samples, PlanetError> {
+        self.sample_tile_dirs_until(dirs, spacing, layers, &|| true)
+    }
+
+    /// [`Planet::sample_tile_dirs`], asking `keep_going` before each block
+    /// of samples: [`PlanetError::Cancelled`] once it answers `false`.
+    pub(crate) fn sample_tile_dirs_until(
+        &self,
+        dirs: &[Dir],
+        spacing: f64,
+        layers: Layers,
+        keep_going: &dyn Fn() -> bool,
+    ) -> Result<Samples, PlanetError> {
         if layers.is_empty() {
             return Err(PlanetError::address("layers", "none", "at least one layer"));
         }
         self.check_layers(layers)?;
         let spacing = spacing.max(self.space.metres_per_sample(0));
-        self.evaluate(&self.stages.noises, &self.detail(spacing), dirs, layers)
+        let tier = self.water_tier()?;
+        self.stages
+            .evaluate_until(
+                &self.stages.noises,
+                Level::best(),
+                &self.detail(spacing),
+                dirs,
+                layers,
+                None,
+                self.tier_reader(&tier).as_ref(),
+                keep_going,
+            )
+            .ok_or(PlanetError::Cancelled)
     }
 
     /// The planet function at `dirs`, block by block (reading the coarse

@@ -161,6 +161,18 @@ impl Planet {
         tile: &FaceTile,
         layers: Layers,
     ) -> Result<Samples, PlanetError> {
+        self.sample_face_tile_cancellable(tile, layers, &|| true)
+    }
+
+    /// [`Planet::sample_face_tile`], asking `keep_going` between blocks of
+    /// samples (a few thousand each): [`PlanetError::Cancelled`] once it
+    /// answers `false`. What it answers changes no sample.
+    pub fn sample_face_tile_cancellable(
+        &self,
+        tile: &FaceTile,
+        layers: Layers,
+        keep_going: &dyn Fn() -> bool,
+    ) -> Result<Samples, PlanetError> {
         let checked = FaceTile::new(
             self.space(),
             tile.face.index() as u32,
@@ -168,10 +180,11 @@ impl Planet {
             tile.x,
             tile.y,
         )?;
-        self.sample_tile_dirs(
+        self.sample_tile_dirs_until(
             &checked.directions(),
             self.space().pyramid_spacing(checked.level),
             layers,
+            keep_going,
         )
     }
 }

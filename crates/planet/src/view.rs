@@ -500,6 +500,26 @@ impl Planet {
         overlay: Overlay,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<RgbImage, PlanetError> {
+        self.preview_cancellable(width, layer, overlay, &|rows| {
+            if rows > 0 {
+                progress(rows);
+            }
+            true
+        })
+    }
+
+    /// [`Planet::preview_with`], calling `observe(0)` before each band of
+    /// rows and `observe(rows)` after it (from worker threads): once it
+    /// answers `false`, bands not yet started are skipped and
+    /// [`PlanetError::Cancelled`] comes back. What it answers changes no
+    /// pixel of a finished preview.
+    pub fn preview_cancellable(
+        &self,
+        width: u32,
+        layer: PreviewLayer,
+        overlay: Overlay,
+        observe: &(dyn Fn(u64) -> bool + Sync),
+    ) -> Result<RgbImage, PlanetError> {
         self.check_preview(width, layer, overlay)?;
         let geology = matches!(layer, PreviewLayer::Uplift | PreviewLayer::Plate);
         let want_geo = geology || overlay == Overlay::Plates;
@@ -514,9 +534,13 @@ impl Planet {
             .collect();
         let tier = self.water_tier()?;
         let water = self.tier_reader(&tier);
-        let bands: Vec<_> = (0..h.div_ceil(PREVIEW_BAND))
+        // Collecting `Option`s stops handing out bands at the first `None`.
+        let bands: Option<Vec<_>> = (0..h.div_ceil(PREVIEW_BAND))
             .into_par_iter()
             .map(|band| {
+                if !observe(0) {
+                    return None;
+                }
                 let rows = band * PREVIEW_BAND..((band + 1) * PREVIEW_BAND).min(h);
                 let count = rows.len() as u64;
                 let dirs: Vec<Dir> = rows
@@ -540,12 +564,15 @@ impl Planet {
                     want_geo.then_some(&mut geo),
                     water.as_ref(),
                 );
-                progress(count);
+                if !observe(count) {
+                    return None;
+                }
                 let mut tints = colours(layer, &samples, &geo);
                 lake_tint(&mut tints, &samples.height, &samples.water);
-                (tints, samples.height, geo.plate)
+                Some((tints, samples.height, geo.plate))
             })
             .collect();
+        let bands = bands.ok_or(PlanetError::Cancelled)?;
         let heights: Vec<f32> = bands.iter().flat_map(|b| b.1.iter().copied()).collect();
         let tints: Vec<[f32; 3]> = bands.iter().flat_map(|b| b.0.iter().copied()).collect();
         let plate: Vec<u16> = bands.iter().flat_map(|b| b.2.iter().copied()).collect();

@@ -414,3 +414,70 @@ fn estimates_bound_the_tiers() {
     }
     assert_eq!(CoarseTier::estimated_heap_bytes(Version::V1, 408), 0);
 }
+
+/// The `…_cancellable` variants (what a server's cancellation asks):
+/// answering `true` gives the bytes of the plain call; answering `false`
+/// at any checkpoint stops the work with `Cancelled`, which is no refused
+/// parameter.
+#[test]
+fn cancellable_work_is_the_same_or_stops() {
+    use mangekyo_core::Refusal;
+    use mangekyo_planet::FaceTile;
+    use mangekyo_planet::geology::layers::{PlateLayer, plates_layer, plates_layer_cancellable};
+    use mangekyo_planet::geology::{plates_geojson, plates_geojson_cancellable};
+    use mangekyo_planet::view::Overlay;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    // Stops at the `n`th checkpoint.
+    let after = |n: u32| {
+        let asked = AtomicU32::new(0);
+        move || asked.fetch_add(1, Ordering::Relaxed) < n
+    };
+    let planet = small();
+    let image = planet
+        .preview_cancellable(64, PreviewLayer::Biome, Overlay::None, &|_| true)
+        .unwrap();
+    assert_eq!(
+        image,
+        planet.preview(64, PreviewLayer::Biome, &|_| {}).unwrap()
+    );
+    let stop = after(2);
+    let err = planet
+        .preview_cancellable(64, PreviewLayer::Biome, Overlay::None, &|_| stop())
+        .unwrap_err();
+    assert_eq!(err, PlanetError::Cancelled);
+    assert!(err.param().is_none(), "a cancellation is no refusal");
+
+    let tile = FaceTile::new(planet.space(), 2, 1, 1, 0).unwrap();
+    let layers = Layers {
+        height: true,
+        ..Layers::NONE
+    };
+    let whole = planet.sample_face_tile(&tile, layers).unwrap();
+    let same = planet
+        .sample_face_tile_cancellable(&tile, layers, &|| true)
+        .unwrap();
+    assert_eq!(same.height, whole.height);
+    let stop = after(3);
+    let err = planet.sample_face_tile_cancellable(&tile, layers, &stop);
+    assert_eq!(err.unwrap_err(), PlanetError::Cancelled);
+
+    let v2 = Planet::new(PlanetParams {
+        generator_version: Version::V2,
+        graph_n: 24,
+        ..PlanetParams::default()
+    })
+    .unwrap();
+    let doc = plates_geojson(&v2, 5.0).unwrap();
+    assert_eq!(plates_geojson_cancellable(&v2, 5.0, &|| true).unwrap(), doc);
+    for n in [0, 10, 40] {
+        let stop = after(n);
+        let err = plates_geojson_cancellable(&v2, 5.0, &stop).unwrap_err();
+        assert_eq!(err, PlanetError::Cancelled, "stopped at checkpoint {n}");
+    }
+    let layer = plates_layer(&v2, 5.0, PlateLayer::Boundary).unwrap();
+    let same = plates_layer_cancellable(&v2, 5.0, PlateLayer::Boundary, &|| true).unwrap();
+    assert_eq!(same, layer);
+    let stop = after(40);
+    let err = plates_layer_cancellable(&v2, 5.0, PlateLayer::Plate, &stop).unwrap_err();
+    assert_eq!(err, PlanetError::Cancelled);
+}

@@ -43,6 +43,7 @@ use axum::response::{IntoResponse, Response};
 use std::io::Write;
 
 use crate::content;
+use crate::cost::Estimate;
 use crate::error::ApiError;
 use crate::http_rules;
 use crate::metrics::Metrics;
@@ -382,7 +383,9 @@ async fn encode(state: &AppState, accepted: Accepted, response: Response) -> Res
             let (metrics, body) = (state.metrics.clone(), body.clone());
             state
                 .gate
-                .run(coding.kind(), move || compress(coding, &body, &metrics))
+                .run(coding.kind(), Estimate::NONE, move |_| {
+                    compress(coding, &body, &metrics)
+                })
                 .await
         }
     };

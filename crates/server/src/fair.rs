@@ -6,7 +6,9 @@
 //! has used the least worker time lately (usage decays by half every
 //! [`HALF_LIFE`]) gets it, each client's own jobs in their order: one
 //! client's thousand requests queue behind its own, and a client asking
-//! for expensive work (previews, large GeoJSON) pays for it in priority.
+//! for expensive work (previews, large GeoJSON) pays for it in priority
+//! from the moment it starts (its cost estimate is charged up front,
+//! `cost.rs`; the time held past the estimate when it ends).
 //! When the queue is full, a newcomer pushes out the newest waiter of the
 //! client holding the most places (answered 503 at once), so a flood from
 //! one client cannot fill the queue against everyone else.
@@ -124,19 +126,35 @@ pub(crate) struct FairQueue {
 }
 
 /// A worker held; dropping it frees the worker and charges the time held
-/// to its client.
+/// to its client (less what was prepaid).
 #[derive(Debug)]
 pub(crate) struct Grant {
     queue: Arc<FairQueue>,
     client: Client,
     heavy: bool,
     since: Instant,
+    prepaid: Duration,
+}
+
+impl Grant {
+    /// Charges `estimate` of worker time to the client now, as the work
+    /// starts, rather than when it ends: a client that asked for expensive
+    /// work waits behind others for its next job at once. The time held is
+    /// then charged only past the estimate.
+    pub(crate) fn prepay(&mut self, estimate: Duration) {
+        if estimate.is_zero() {
+            return;
+        }
+        let mut s = self.queue.lock();
+        charge(&mut s, &self.client, estimate, Instant::now());
+        self.prepaid += estimate;
+    }
 }
 
 impl Drop for Grant {
     fn drop(&mut self) {
-        self.queue
-            .release(&self.client, self.since.elapsed(), self.heavy);
+        let used = self.since.elapsed().saturating_sub(self.prepaid);
+        self.queue.release(&self.client, used, self.heavy);
     }
 }
 
@@ -265,6 +283,7 @@ impl FairQueue {
             client,
             heavy,
             since: Instant::now(),
+            prepaid: Duration::ZERO,
         }
     }
 
@@ -273,11 +292,7 @@ impl FairQueue {
     fn release(&self, client: &Client, used: Duration, heavy: bool) {
         let now = Instant::now();
         let mut s = self.lock();
-        if !used.is_zero() {
-            let c = s.clients.entry(client.clone()).or_default();
-            c.used = c.used_now(now) + used.as_secs_f64();
-            c.at = Some(now);
-        }
+        charge(&mut s, client, used, now);
         s.free += 1;
         s.heavy -= usize::from(heavy);
         dispatch(&mut s, now);
@@ -326,6 +341,16 @@ fn dispatch(s: &mut State, now: Instant) {
             s.heavy += usize::from(w.heavy);
         }
     }
+}
+
+/// Adds `used` worker time to `client`'s decayed usage.
+fn charge(s: &mut State, client: &Client, used: Duration, now: Instant) {
+    if used.is_zero() {
+        return;
+    }
+    let c = s.clients.entry(client.clone()).or_default();
+    c.used = c.used_now(now) + used.as_secs_f64();
+    c.at = Some(now);
 }
 
 /// Makes room for `client` in a full queue by refusing the newest waiter
@@ -407,6 +432,38 @@ mod tests {
         assert_eq!(order[0], "b", "{order:?}");
         assert_eq!(&order[1..], ["a0", "a1", "a2", "a3", "a4"], "a's own order");
         assert_eq!(queue.free(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_prepaid_estimate_drops_the_client_at_once() {
+        let queue = FairQueue::new(1, 100);
+        let (a, b) = (Client::named("a"), Client::named("b"));
+        // b has used 50 ms lately.
+        let used = queue.acquire(b.clone(), false).await.unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        drop(used);
+        let mut first = queue.acquire(a.clone(), false).await.unwrap();
+        // a's expensive job has only just started: without the estimate
+        // a would have used less than b and go first.
+        first.prepay(Duration::from_secs(5));
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let mut tasks = Vec::new();
+        for (i, who) in [a.clone(), b.clone()].into_iter().enumerate() {
+            let (q, order) = (Arc::clone(&queue), Arc::clone(&order));
+            tasks.push(tokio::spawn(async move {
+                let name = format!("{who:?}");
+                let g = q.acquire(who, false).await.unwrap();
+                order.lock().unwrap().push(name);
+                drop(g);
+            }));
+            until_waiting(&queue, i + 1).await;
+        }
+        drop(first);
+        for t in tasks {
+            t.await.unwrap();
+        }
+        let order = order.lock().unwrap().clone();
+        assert!(order[0].contains('b'), "b goes first: {order:?}");
     }
 
     #[tokio::test]

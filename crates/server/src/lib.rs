@@ -37,12 +37,13 @@
 #![deny(missing_docs)]
 
 pub mod access;
-pub(crate) mod budget;
 mod cache;
+pub(crate) mod cancel;
 pub(crate) mod canonical;
 pub(crate) mod compression;
 pub(crate) mod conn;
 pub(crate) mod content;
+pub(crate) mod cost;
 pub(crate) mod error;
 pub(crate) mod extract;
 pub(crate) mod fair;
@@ -80,6 +81,8 @@ use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 pub use access::{Access, AccessOptions};
+pub use cancel::Cancel;
+pub use cost::Estimate;
 pub use error::ApiError;
 pub use limits::Limits;
 pub use public_url::PublicUrl;

@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 
 use axum::extract::Request;
 
+use crate::cancel::Cancel;
+use crate::cost::Estimate;
 use crate::error::ApiError;
 use crate::fair::FairQueue;
 use crate::metrics::Metrics;
@@ -65,6 +67,15 @@ pub struct Limits {
     /// example world asks for 24, and generation costs grow faster than
     /// linearly with the count.
     pub island_sites: u32,
+    /// The most work one preview, plates or rivers GeoJSON, pyramid tile
+    /// or posted island may ask for, in work units (about 100 ns of one
+    /// core each: `cost.rs`), estimated from the request before it is
+    /// queued; more is refused with 422 `over_budget`. Default
+    /// 300,000,000: 30 s of one core, the request timeout, so it refuses
+    /// only work that could not finish in time on a loaded server, and
+    /// admits every preview (4096 wide at version 4 is about 59 million)
+    /// and plates GeoJSON (0.1° about 32 million).
+    pub job_cost: u64,
     /// Bytes of planets' coarse tiers kept in memory. Default 512 MiB:
     /// about twenty planets at the default graph size (up to 27 MiB each,
     /// `CoarseTier::estimated_heap_bytes`); a planet whose tier would not
@@ -103,6 +114,7 @@ impl Default for Limits {
             header_timeout: Duration::from_secs(10),
             requests_per_connection: 1000,
             island_sites: 10_000,
+            job_cost: crate::cost::DEFAULT_JOB_COST,
             tier_cache_bytes: 512 * 1024 * 1024,
             tier_wait: Duration::from_secs(2),
             tier_create_wait: Duration::from_millis(250),
@@ -125,11 +137,12 @@ pub(crate) fn body_limit_of(req: &Request) -> usize {
 
 /// Runs generation on the blocking thread pool, at most `workers` at once
 /// and at most `queue` waiting, the waiting served fairly across clients
-/// (`fair.rs`).
+/// (`fair.rs`), each job cancellable (`cancel.rs`).
 #[derive(Debug)]
 pub struct ComputeGate {
     workers: Arc<FairQueue>,
     metrics: Arc<Metrics>,
+    timeout: Duration,
 }
 
 /// Kinds of work that take seconds where a chunk takes milliseconds: they
@@ -147,35 +160,60 @@ impl ComputeGate {
         ComputeGate {
             workers: FairQueue::new(limits.workers.max(1), limits.queue),
             metrics,
+            timeout: limits.timeout,
         }
     }
 
     /// Runs `work` on a blocking thread once a worker is free for the
     /// current request's client (`fair::current`) and records its time
-    /// under `kind`. Answers 503 at once when the queue is full (or when
-    /// another client pushes this one out of it).
+    /// under `kind`; `estimate` is charged to the client as the work
+    /// starts (`cost.rs`), so its other jobs drop in priority at once.
+    /// Answers 503 at once when the queue is full (or when another client
+    /// pushes this one out of it).
     ///
-    /// The worker moves into the blocking task, so a request that times
-    /// out still holds it until the work ends: the gate bounds the CPU in
-    /// use, not just the requests waiting.
-    pub async fn run<T, F>(&self, kind: &'static str, work: F) -> Result<T, ApiError>
+    /// The worker moves into the blocking task, so the gate bounds the CPU
+    /// in use, not just the requests waiting; but the work gets a
+    /// [`Cancel`] that stops once this future is dropped (the client went
+    /// away, or the request timeout answered) or the request's deadline
+    /// passes, and long work asks it at coarse checkpoints and returns its
+    /// error (never cached). A closure argument rather than a thread-local,
+    /// because the checkpoints run on rayon's threads too, and every route
+    /// then shows whether its work can stop.
+    pub async fn run<T, F>(
+        &self,
+        kind: &'static str,
+        estimate: Estimate,
+        work: F,
+    ) -> Result<T, ApiError>
     where
         T: Send + 'static,
-        F: FnOnce() -> Result<T, ApiError> + Send + 'static,
+        F: FnOnce(&Cancel) -> Result<T, ApiError> + Send + 'static,
     {
+        // Outside a request (tests, compression outside the timeout
+        // layer) the deadline counts from now.
+        let deadline = crate::cancel::deadline().unwrap_or_else(|| Instant::now() + self.timeout);
         let heavy = HEAVY_KINDS.contains(&kind);
-        let grant = match self.workers.acquire(crate::fair::current(), heavy).await {
+        let mut grant = match self.workers.acquire(crate::fair::current(), heavy).await {
             Ok(grant) => grant,
             Err(e) => {
                 self.metrics.rejected_busy();
                 return Err(e);
             }
         };
+        grant.prepay(estimate.worker_time());
+        let (cancel, _abandon) = Cancel::new(deadline);
         let metrics = Arc::clone(&self.metrics);
         let job = move || {
             let started = Instant::now();
-            let result = work();
+            // A job whose request left while it waited for a thread
+            // does not start.
+            let result = cancel.check().and_then(|()| work(&cancel));
             metrics.generated(kind, started.elapsed());
+            if result.is_err()
+                && let Some(reason) = cancel.stopped()
+            {
+                metrics.cancelled(kind, reason.name());
+            }
             drop(grant);
             result
         };
@@ -205,7 +243,7 @@ mod tests {
         let blocker = {
             let gate = Arc::clone(&gate);
             tokio::spawn(async move {
-                gate.run("test", move || {
+                gate.run("test", Estimate::NONE, move |_| {
                     rx.recv().map_err(|e| ApiError::internal("t", &e))
                 })
                 .await
@@ -217,18 +255,21 @@ mod tests {
         }
         let queued = {
             let gate = Arc::clone(&gate);
-            tokio::spawn(async move { gate.run("test", || Ok(7)).await })
+            tokio::spawn(async move { gate.run("test", Estimate::NONE, |_| Ok(7)).await })
         };
         while gate.workers.waiting() == 0 {
             tokio::task::yield_now().await;
         }
-        let refused = gate.run("test", || Ok(8)).await.unwrap_err();
+        let refused = gate
+            .run("test", Estimate::NONE, |_| Ok(8))
+            .await
+            .unwrap_err();
         assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
         tx.send(()).unwrap();
         blocker.await.unwrap().unwrap();
         assert_eq!(queued.await.unwrap().unwrap(), 7);
         assert_eq!(
-            gate.run("test", || Ok(9)).await.unwrap(),
+            gate.run("test", Estimate::NONE, |_| Ok(9)).await.unwrap(),
             9,
             "the gate recovers"
         );
@@ -238,14 +279,88 @@ mod tests {
     async fn work_errors_and_panics_come_back_as_errors() {
         let gate = ComputeGate::new(&Limits::default(), Arc::new(Metrics::new()));
         let err = gate
-            .run::<(), _>("test", || Err(ApiError::not_found("x")))
+            .run::<(), _>("test", Estimate::NONE, |_| Err(ApiError::not_found("x")))
             .await
             .unwrap_err();
         assert_eq!(err.status, StatusCode::NOT_FOUND);
         let err = gate
-            .run::<(), _>("test", || panic!("boom"))
+            .run::<(), _>("test", Estimate::NONE, |_| panic!("boom"))
             .await
             .unwrap_err();
         assert_eq!(err.status, StatusCode::INTERNAL_SERVER_ERROR);
+    }
+
+    /// Work that spins until its [`Cancel`] says stop; sends how it ended.
+    fn spin(cancel: &Cancel, started: std::sync::mpsc::Sender<()>) -> Result<(), ApiError> {
+        let _ = started.send(());
+        while cancel.keep_going() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        cancel.check()
+    }
+
+    #[tokio::test]
+    async fn dropping_the_waiting_future_stops_the_work_and_frees_the_worker() {
+        let limits = Limits {
+            workers: 1,
+            ..Limits::default()
+        };
+        let metrics = Arc::new(Metrics::new());
+        let gate = Arc::new(ComputeGate::new(&limits, Arc::clone(&metrics)));
+        let (started_tx, started) = std::sync::mpsc::channel();
+        let (ended_tx, ended) = std::sync::mpsc::channel();
+        let job = {
+            let gate = Arc::clone(&gate);
+            tokio::spawn(async move {
+                gate.run("test", Estimate::NONE, move |cancel| {
+                    let out = spin(cancel, started_tx);
+                    let _ = ended_tx.send(cancel.stopped());
+                    out
+                })
+                .await
+            })
+        };
+        tokio::task::spawn_blocking(move || started.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        // The client goes away: the request's future is dropped.
+        job.abort();
+        let _ = job.await;
+        let why = tokio::task::spawn_blocking(move || ended.recv_timeout(Duration::from_secs(10)))
+            .await
+            .unwrap()
+            .expect("the work saw the stop");
+        assert_eq!(why, Some(crate::cancel::Reason::Abandoned));
+        // The worker is free again (the work ended, it did not run on).
+        let next = tokio::time::timeout(
+            Duration::from_secs(10),
+            gate.run("test", Estimate::NONE, |_| Ok(1)),
+        )
+        .await
+        .expect("the worker came back");
+        assert_eq!(next.unwrap(), 1);
+        let text = metrics.render(0);
+        let line = r#"mangekyo_generation_cancelled_total{kind="test",reason="abandoned"} 1"#;
+        assert!(text.contains(line), "missing {line:?} in\n{text}");
+    }
+
+    #[tokio::test]
+    async fn work_past_its_deadline_stops_with_a_timeout() {
+        let limits = Limits {
+            timeout: Duration::from_millis(50),
+            ..Limits::default()
+        };
+        let gate = ComputeGate::new(&limits, Arc::new(Metrics::new()));
+        let (started, _) = std::sync::mpsc::channel();
+        let err = tokio::time::timeout(
+            Duration::from_secs(10),
+            gate.run("test", Estimate::NONE, move |cancel| spin(cancel, started)),
+        )
+        .await
+        .expect("the deadline stopped the work")
+        .unwrap_err();
+        assert_eq!(err.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(err.code, "timeout");
     }
 }

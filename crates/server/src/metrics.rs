@@ -1,5 +1,5 @@
 //! Prometheus metrics: requests, latencies, generation time, cache hits,
-//! compressions.
+//! compressions, cancellations.
 //!
 //! Built on `prometheus-client`, the Prometheus project's own Rust client,
 //! rather than hand-rolled text: it escapes labels, renders histograms
@@ -44,6 +44,12 @@ struct CacheLabels {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct CancelLabels {
+    kind: String,
+    reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 struct CodingLabels {
     coding: String,
 }
@@ -74,6 +80,7 @@ pub struct Metrics {
     cache_bytes: Gauge,
     compressions: Family<CodingLabels, Counter>,
     tier_computes: Family<ResultLabels, Counter>,
+    cancelled: Family<CancelLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -94,6 +101,7 @@ impl Metrics {
         let cache_bytes = Gauge::default();
         let compressions = Family::<CodingLabels, Counter>::default();
         let tier_computes = Family::<ResultLabels, Counter>::default();
+        let cancelled = Family::<CancelLabels, Counter>::default();
         registry.register(
             "http_requests",
             "HTTP requests answered, by route template and status",
@@ -134,6 +142,11 @@ impl Metrics {
             "Coarse tiers computed here (computed), and tier runs cancelled because their planets were deleted (cancelled)",
             tier_computes.clone(),
         );
+        registry.register(
+            "generation_cancelled",
+            "Generation jobs stopped at a checkpoint, by kind and reason (abandoned: the request went away; deadline: past the request timeout)",
+            cancelled.clone(),
+        );
         Metrics {
             registry,
             requests,
@@ -144,6 +157,7 @@ impl Metrics {
             cache_bytes,
             compressions,
             tier_computes,
+            cancelled,
         }
     }
 
@@ -208,6 +222,16 @@ impl Metrics {
             .inc();
     }
 
+    /// Records a job stopped at a checkpoint (`cancel.rs`).
+    pub fn cancelled(&self, kind: &str, reason: &str) {
+        self.cancelled
+            .get_or_create(&CancelLabels {
+                kind: kind.to_owned(),
+                reason: reason.to_owned(),
+            })
+            .inc();
+    }
+
     /// Records a job refused with 503.
     pub fn rejected_busy(&self) {
         self.busy.inc();
@@ -240,6 +264,7 @@ mod tests {
         m.tier_computed();
         m.tier_cancelled();
         m.tier_cancelled();
+        m.cancelled("planet_preview", "abandoned");
         let text = m.render(1234);
         for line in [
             r#"mangekyo_http_requests_total{method="GET",route="/v1/planets/{id}",status="200"} 1"#,
@@ -251,6 +276,7 @@ mod tests {
             r#"mangekyo_compressions_total{coding="zstd"} 1"#,
             r#"mangekyo_tier_computes_total{result="computed"} 1"#,
             r#"mangekyo_tier_computes_total{result="cancelled"} 2"#,
+            r#"mangekyo_generation_cancelled_total{kind="planet_preview",reason="abandoned"} 1"#,
             "# EOF",
         ] {
             assert!(text.contains(line), "missing {line:?} in\n{text}");

@@ -11,9 +11,10 @@ use crate::error::ApiError;
 use crate::state::AppState;
 
 /// Records the request's status and latency under its route template, and
-/// answers 503 if the handler runs past the limit. Generation started by a
-/// timed-out request keeps its worker until done (see
-/// [`crate::limits::ComputeGate::run`]), and its result is still cached.
+/// answers 503 if the handler runs past the limit. Generation started by
+/// the request gets the same deadline (`cancel.rs`): long work stops at
+/// its next checkpoint once the request has been answered, and nothing of
+/// it is cached (see [`crate::limits::ComputeGate::run`]).
 pub(crate) async fn observe(
     State(state): State<AppState>,
     request: Request,
@@ -28,7 +29,9 @@ pub(crate) async fn observe(
         .map_or("(unmatched)", MatchedPath::as_str)
         .to_owned();
     let limit = state.limits.timeout;
-    let response = match tokio::time::timeout(limit, next.run(request)).await {
+    let deadline = started + limit;
+    let handled = crate::cancel::within(deadline, tokio::time::timeout(limit, next.run(request)));
+    let response = match handled.await {
         Ok(response) => response,
         Err(_) => ApiError::timeout(limit.as_secs_f64()).into_response(),
     };

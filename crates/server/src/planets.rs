@@ -207,6 +207,9 @@ pub(crate) fn present<'de, D: serde::Deserializer<'de>>(
 /// under `params.` for planet parameters, which requests carry in a
 /// `params` object.
 pub(crate) fn planet_error(err: &PlanetError) -> ApiError {
+    if let PlanetError::Cancelled = err {
+        return crate::cancel::cancelled();
+    }
     let mut answer = ApiError::refused(err);
     if let PlanetError::Param(_) = err {
         answer.parameter = answer.parameter.map(|p| format!("params.{p}"));

@@ -167,6 +167,56 @@ async fn a_million_sites_are_refused_before_any_generation() {
     server.stop().await;
 }
 
+/// 9,990 guarantees over ten thousand sites (issue 38): within
+/// `island_sites`, but each guarantee sorts every site and keeps two lists
+/// of them (762 MiB in all), so the guarantees' memory budget refuses it
+/// by naming them, before any generation.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thousands_of_guarantees_are_refused_by_the_cost_budget() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let limits = Limits {
+        timeout: Duration::from_secs(20),
+        ..Limits::default()
+    };
+    let server = TestServer::start_with(&db, limits).await;
+    let mut sources = example_sources();
+    let scopes = sources
+        .iter_mut()
+        .find(|s| s["name"].as_str().unwrap().ends_with("scopes.yaml"))
+        .unwrap();
+    let one =
+        "      - { type: summit, count: 1, order_by: { axis: elevation, prefer: highest } }\n";
+    let many = "      - { type: scrub, count: 1 }\n".repeat(9_990);
+    let text = scopes["text"]
+        .as_str()
+        .unwrap()
+        .replacen(one, &many, 1)
+        .replace(
+            "site_count: { min: 18, max: 24 }",
+            "site_count: { min: 10000, max: 10000 }",
+        )
+        .replace("max_sites_per_type: 3", "max_sites_per_type: 10000");
+    assert!(text.contains("min: 10000") && text.len() > 300_000);
+    scopes["text"] = json!(text);
+    let body = json!({ "sources": sources, "seed": "1" });
+    let started = Instant::now();
+    let r = server.post_json("/v1/islands", &body).await;
+    let took = started.elapsed();
+    assert_eq!(r.status(), 422);
+    let err: Value = r.json().await.unwrap();
+    assert_eq!(err["error"]["code"], "over_budget", "{err}");
+    assert_eq!(
+        err["error"]["parameter"], "generation_scopes.island.guarantees",
+        "{err}"
+    );
+    let message = err["error"]["message"].as_str().unwrap();
+    assert!(message.contains("MiB of site lists"), "{message}");
+    let expected = err["error"]["expected"].as_str().unwrap();
+    assert!(expected.contains("guarantees at 10000 sites"), "{expected}");
+    eprintln!("9,990 guarantees refused in {took:?}");
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_yaml_syntax_error_is_reported_first() {
     let db = TestDb::new(Backend::Sqlite).await;

@@ -9,7 +9,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::TestServer;
-use mangekyo_server::{ApiError, AppState, Limits};
+use mangekyo_server::{ApiError, AppState, Estimate, Limits};
 use mangekyo_store::{Backend, testing::TestDb};
 use serde_json::Value;
 
@@ -27,7 +27,7 @@ async fn hold_the_worker(
     let gate = state.clone();
     let job = tokio::spawn(async move {
         gate.gate
-            .run("test", move || {
+            .run("test", Estimate::NONE, move |_| {
                 let _ = started.send(());
                 let _ = held.recv();
                 Ok(())
@@ -320,5 +320,152 @@ async fn posted_definitions_are_parsed_under_the_worker_limit() {
     }
     codes.sort_unstable();
     assert_eq!(codes, [422, 503, 503]);
+    server.stop().await;
+}
+
+/// The count of `mangekyo_generation_cancelled_total` lines for `kind`
+/// (any reason) in the server's metrics.
+async fn cancelled(server: &TestServer, kind: &str) -> u64 {
+    let text = server.get("/metrics").await.text().await.unwrap();
+    let prefix = format!("mangekyo_generation_cancelled_total{{kind=\"{kind}\"");
+    text.lines()
+        .filter(|l| l.starts_with(&prefix))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
+        .sum()
+}
+
+/// Work whose client went away stops (issue 38): a client asks for the
+/// largest preview (seconds of work in a test build) and gives up after
+/// a moment; the one worker comes back long before the preview could have
+/// finished, the cancellation is counted, and nothing was cached (the
+/// same URL asked again is a miss that generates).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_leaves_frees_its_worker() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let limits = Limits {
+        workers: 1,
+        ..Limits::default()
+    };
+    // The real accept loop (`conn.rs`), which must drop the request's
+    // future when its connection closes.
+    let server = TestServer::start_with(&db, limits).await;
+    let planet = server.create_planet("big", common::small_params(5)).await;
+    let id = planet["id"].as_i64().unwrap();
+    let preview = format!("/v1/planets/{id}/preview?width=4096");
+    let impatient = reqwest::Client::builder()
+        .timeout(Duration::from_millis(400))
+        .build()
+        .unwrap();
+    let started = Instant::now();
+    let gone = impatient.get(server.url(&preview)).send().await;
+    assert!(gone.is_err(), "the preview answered within 400 ms");
+    // Another request needs the only worker: it gets it once the
+    // preview's work has stopped at a checkpoint.
+    let next = server
+        .get("/v1/dungeon/levels/after-preview?width=64&height=64")
+        .await;
+    assert_eq!(next.status(), 200);
+    let freed = started.elapsed();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while cancelled(&server, "planet_preview").await == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the abandoned preview was never cancelled"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // The whole preview, for comparison (and it was not cached: this is
+    // a miss that generates).
+    let t = Instant::now();
+    let (status, _, png) = server.bytes(&preview).await;
+    assert_eq!(status, 200);
+    assert!(png.starts_with(b"\x89PNG"));
+    let full = t.elapsed();
+    eprintln!("worker free after {freed:?}; the full preview takes {full:?}");
+    assert!(
+        freed < full / 2,
+        "the worker came back after {freed:?}, the full preview takes {full:?}"
+    );
+    let text = server.get("/metrics").await.text().await.unwrap();
+    assert!(
+        text.contains(r#"mangekyo_cache_lookups_total{kind="planet_preview",result="miss"} 2"#),
+        "{text}"
+    );
+    server.stop().await;
+}
+
+/// Work past the request timeout stops too: the client waits, gets the
+/// 503 `timeout` at the deadline, and the worker is free again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn work_past_the_request_timeout_stops() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let limits = Limits {
+        workers: 1,
+        timeout: Duration::from_millis(300),
+        ..Limits::default()
+    };
+    let (server, _state) = TestServer::start_in_process(&db, limits).await;
+    let planet = server.create_planet("slow", common::small_params(6)).await;
+    let id = planet["id"].as_i64().unwrap();
+    let r = server
+        .get(&format!("/v1/planets/{id}/preview?width=4096"))
+        .await;
+    assert_eq!(r.status(), 503);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "timeout", "{body}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while cancelled(&server, "planet_preview").await == 0 {
+        assert!(Instant::now() < deadline, "the preview ran on");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    server.stop().await;
+}
+
+/// Work over the cost budget is refused before it starts, naming the
+/// parameter and the largest value that fits; what fits is served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_over_the_cost_budget_are_refused_by_name() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let limits = Limits {
+        job_cost: 3_000_000,
+        ..Limits::default()
+    };
+    let server = TestServer::start_with(&db, limits).await;
+    let planet = server.create_planet("v2", common::small_params_v2(3)).await;
+    let id = planet["id"].as_i64().unwrap();
+    // The default preview fits; the largest does not.
+    let r = server.get(&format!("/v1/planets/{id}/preview")).await;
+    assert_eq!(r.status(), 200);
+    let e = server
+        .get_json(&format!("/v1/planets/{id}/preview?width=4096"), 422)
+        .await;
+    assert_eq!(e["error"]["code"], "over_budget", "{e}");
+    assert_eq!(e["error"]["parameter"], "width", "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("job_cost of 3000000"),
+        "{e}"
+    );
+    let expected = e["error"]["expected"].as_str().unwrap();
+    let widest: u32 = expected
+        .split_whitespace()
+        .find_map(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("{expected}"));
+    assert!(widest < 4096 && widest.is_multiple_of(2), "{expected}");
+    let at = |w: u32| format!("/v1/planets/{id}/preview?width={w}");
+    assert_eq!(server.get(&at(widest + 2)).await.status(), 422);
+    assert_eq!(server.get(&at(widest)).await.status(), 200);
+    // Plates at the default cell fit; the finest does not.
+    let plates = format!("/v1/planets/{id}/plates.geojson");
+    assert_eq!(server.get(&plates).await.status(), 200);
+    let e = server
+        .get_json(&format!("{plates}?cell_deg=0.1"), 422)
+        .await;
+    assert_eq!(e["error"]["parameter"], "cell_deg", "{e}");
+    // A malformed cell is still a 400, not an estimate.
+    let e = server.get_json(&format!("{plates}?cell_deg=0"), 400).await;
+    assert_eq!(e["error"]["parameter"], "cell_deg", "{e}");
     server.stop().await;
 }

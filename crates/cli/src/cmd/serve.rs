@@ -44,6 +44,13 @@ pub(crate) struct Args {
     /// Seconds a request may take before it is answered 503.
     #[arg(long, default_value_t = 30)]
     timeout: u64,
+    /// The most work one preview, plates or rivers GeoJSON, pyramid tile
+    /// or posted island may ask for, in work units (about 100 ns of one
+    /// core each); more is refused with 422 over_budget naming the
+    /// parameter and the largest value that fits. The default, 30 s of
+    /// one core, admits every preview up to 4096 wide.
+    #[arg(long, default_value_t = mangekyo_server::Limits::default().job_cost)]
+    job_cost: u64,
     /// Open connections at once; past it the oldest idle one is closed,
     /// or the new one refused. Clamped below the file-handle limit
     /// (`ulimit -n`, raised to its hard limit at start) less a reserve of
@@ -148,8 +155,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         "--tier-computes must be in 1..=64 (tiers computed at once), got {}",
         args.tier_computes
     );
+    anyhow::ensure!(
+        args.job_cost >= 10_000_000,
+        "--job-cost must be at least 10000000 work units (the default 1024-wide preview of any version fits), got {}",
+        args.job_cost
+    );
     let limits = Limits {
         max_connections: args.max_connections,
+        job_cost: args.job_cost,
         header_timeout: Duration::from_secs(args.header_timeout),
         workers,
         queue: 64 * workers,

@@ -35,13 +35,36 @@ pub fn generate_island(
     scope: &str,
     seed: Seed,
 ) -> Result<IslandMap, GenerateError> {
+    generate_island_cancellable(defs, scope, seed, &|| true)
+}
+
+/// [`generate_island`], asking `keep_going` between the steps and before
+/// each guaranteed site the matcher decides: [`GenerateError::Cancelled`]
+/// once it answers `false`. What it answers changes nothing in a finished
+/// island.
+pub fn generate_island_cancellable(
+    defs: &Definitions,
+    scope: &str,
+    seed: Seed,
+    keep_going: &dyn Fn() -> bool,
+) -> Result<IslandMap, GenerateError> {
+    let check = || {
+        if keep_going() {
+            Ok(())
+        } else {
+            Err(GenerateError::Cancelled)
+        }
+    };
     let scope_def = defs.scope(scope)?;
     let mut layout = Pcg32::for_purpose(seed, purpose::LAYOUT);
     let placed = place::place_sites(scope_def.site_count, &mut layout);
+    check()?;
     let axis_values = axes::assign_axis_values(defs, scope_def, &placed, seed)?;
-    let choices = types::assign_types(defs, scope_def, &axis_values)?;
+    check()?;
+    let choices = types::assign_types_cancellable(defs, scope_def, &axis_values, keep_going)?;
     let points: Vec<[f64; 2]> = placed.iter().map(|s| [s.x, s.y]).collect();
     let triangulation = delaunay::triangulate(&points)?;
+    check()?;
     let per_unit = scope_def.meters_per_elevation_unit(defs);
     let elevation_axis = &scope_def.elevation.axis;
     let elevation_min = defs.axes()[elevation_axis].range.min;

@@ -42,8 +42,20 @@ pub fn assign_types(
     scope: &ScopeDef,
     axes: &[AxisValues],
 ) -> Result<Vec<TypeChoice>, GenerateError> {
+    assign_types_cancellable(defs, scope, axes, &|| true)
+}
+
+/// [`assign_types`], asking `keep_going` before each guaranteed site is
+/// decided (the matcher's rounds): [`GenerateError::Cancelled`] once it
+/// answers `false`.
+pub fn assign_types_cancellable(
+    defs: &Definitions,
+    scope: &ScopeDef,
+    axes: &[AxisValues],
+    keep_going: &dyn Fn() -> bool,
+) -> Result<Vec<TypeChoice>, GenerateError> {
     let mut out: Vec<Option<TypeChoice>> = vec![None; axes.len()];
-    assign_guaranteed(defs, scope, axes, &mut out);
+    assign_guaranteed(defs, scope, axes, &mut out, keep_going)?;
     let mut counts: BTreeMap<String, u32> = BTreeMap::new();
     for c in out.iter().flatten() {
         *counts.entry(c.location_type.clone()).or_default() += 1;
@@ -90,30 +102,34 @@ fn assign_guaranteed(
     scope: &ScopeDef,
     axes: &[AxisValues],
     out: &mut [Option<TypeChoice>],
-) {
-    let orders: Vec<Vec<u32>> = scope
-        .guarantees
-        .iter()
-        .map(|g| guarantee_order(g, axes))
-        .collect();
-    let eligible: Vec<Vec<u32>> = scope
-        .guarantees
-        .iter()
-        .zip(&orders)
-        .map(|(g, order)| {
-            let ty = &defs.location_types()[&g.location_type];
+    keep_going: &dyn Fn() -> bool,
+) -> Result<(), GenerateError> {
+    // Guarantees × sites of sorting and filtering: a checkpoint each.
+    let mut orders: Vec<Vec<u32>> = Vec::with_capacity(scope.guarantees.len());
+    let mut eligible: Vec<Vec<u32>> = Vec::with_capacity(scope.guarantees.len());
+    for g in &scope.guarantees {
+        if !keep_going() {
+            return Err(GenerateError::Cancelled);
+        }
+        let order = guarantee_order(g, axes);
+        let ty = &defs.location_types()[&g.location_type];
+        eligible.push(
             order
                 .iter()
                 .copied()
                 .filter(|&s| ty.admits(&axes[s as usize]))
-                .collect()
-        })
-        .collect();
+                .collect(),
+        );
+        orders.push(order);
+    }
     let caps = scope.guarantees.iter().map(|g| g.count).collect();
     let mut matcher = Matcher::new(eligible, caps, axes.len());
     let mut unmatched = Vec::new();
     for (g, guarantee) in scope.guarantees.iter().enumerate() {
         for _ in 0..guarantee.count {
+            if !keep_going() {
+                return Err(GenerateError::Cancelled);
+            }
             matcher.open(g);
             match matcher.take_first(g) {
                 Some(s) => {
@@ -136,6 +152,7 @@ fn assign_guaranteed(
             ));
         }
     }
+    Ok(())
 }
 
 fn choice(ty: &str, by: Assignment) -> TypeChoice {

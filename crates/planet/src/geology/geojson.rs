@@ -17,14 +17,33 @@ pub fn plates_geojson(
     planet: &crate::Planet,
     cell_deg: f64,
 ) -> Result<serde_json::Value, crate::PlanetError> {
+    plates_geojson_cancellable(planet, cell_deg, &|| true)
+}
+
+/// [`plates_geojson`], asking `keep_going` once per raster row (and per
+/// plate): [`crate::PlanetError::Cancelled`] once it answers `false`. What
+/// it answers changes no byte of a finished document.
+pub fn plates_geojson_cancellable(
+    planet: &crate::Planet,
+    cell_deg: f64,
+    keep_going: &dyn Fn() -> bool,
+) -> Result<serde_json::Value, crate::PlanetError> {
     use serde_json::json;
-    let (plates, w, h, id) = plate_raster(planet, cell_deg)?;
+    let check = || {
+        if keep_going() {
+            Ok(())
+        } else {
+            Err(crate::PlanetError::Cancelled)
+        }
+    };
+    let (plates, w, h, id) = plate_raster(planet, cell_deg, keep_going)?;
     let radius = planet.params().radius;
     let lon = |x: f64| -180.0 + x * cell_deg;
     let lat = |y: f64| 90.0 - y * cell_deg;
     let dir = |la: f64, lo: f64| crate::LatLon { lat: la, lon: lo }.to_dir();
     let mut features = Vec::new();
     for k in 0..plates.len() as u16 {
+        check()?;
         let mut polygons = Vec::new();
         let mut area = 0.0;
         for y in 0..h {
@@ -68,6 +87,7 @@ pub fn plates_geojson(
     // Edges between raster cells of different plates: east (wrapping at
     // the date line) and south neighbours.
     for y in 0..h {
+        check()?;
         for x in 0..w {
             let a = id[y * w + x];
             let mut edges = Vec::with_capacity(2);
@@ -119,35 +139,50 @@ pub fn plates_geojson(
     }))
 }
 
+/// Refuses a raster cell the plates documents do not take (outside
+/// 0.1 ..= 10 degrees, or not dividing 180), by naming `cell_deg`: what
+/// an edge checks before it estimates the work.
+pub fn check_cell_deg(cell_deg: f64) -> Result<(), crate::PlanetError> {
+    if cell_deg.is_finite() && (0.1..=10.0).contains(&cell_deg) && (180.0 / cell_deg).fract() == 0.0
+    {
+        return Ok(());
+    }
+    Err(crate::PlanetError::address(
+        "cell_deg",
+        cell_deg,
+        "in 0.1 ..= 10 degrees, dividing 180",
+    ))
+}
+
 /// The plate of every cell of a `cell_deg` latitude/longitude raster
 /// (`h` rows from the north pole, `w` columns from −180°), with the
 /// planet's plates: what the plates document and its GIS layers trace.
-pub(super) fn plate_raster(
-    planet: &crate::Planet,
+/// `keep_going` is asked before each row ([`crate::PlanetError::Cancelled`]
+/// once it answers `false`); each cell is a function of its centre alone,
+/// so rows warped one at a time give the bytes of one batch.
+pub(super) fn plate_raster<'p>(
+    planet: &'p crate::Planet,
     cell_deg: f64,
-) -> Result<(&Plates, usize, usize, Vec<u16>), crate::PlanetError> {
+    keep_going: &dyn Fn() -> bool,
+) -> Result<(&'p Plates, usize, usize, Vec<u16>), crate::PlanetError> {
     let plates = planet.require_plates()?;
-    if !(cell_deg.is_finite()
-        && (0.1..=10.0).contains(&cell_deg)
-        && (180.0 / cell_deg).fract() == 0.0)
-    {
-        return Err(crate::PlanetError::address(
-            "cell_deg",
-            cell_deg,
-            "in 0.1 ..= 10 degrees, dividing 180",
-        ));
-    }
+    check_cell_deg(cell_deg)?;
     let radius = planet.params().radius;
     let (w, h) = ((360.0 / cell_deg) as usize, (180.0 / cell_deg) as usize);
     let lon = |x: f64| -180.0 + x * cell_deg;
     let lat = |y: f64| 90.0 - y * cell_deg;
     let dir = |la: f64, lo: f64| crate::LatLon { lat: la, lon: lo }.to_dir();
-    let centres: Vec<Dir> = (0..h)
-        .flat_map(|y| (0..w).map(move |x| (x, y)))
-        .map(|(x, y)| dir(lat(y as f64 + 0.5), lon(x as f64 + 0.5)))
-        .collect();
-    let q = plates.warped(&centres, radius, Level::best());
-    let id: Vec<u16> = q.iter().map(|&q| plates.locate(q).plate).collect();
+    let mut id: Vec<u16> = Vec::with_capacity(w * h);
+    for y in 0..h {
+        if !keep_going() {
+            return Err(crate::PlanetError::Cancelled);
+        }
+        let centres: Vec<Dir> = (0..w)
+            .map(|x| dir(lat(y as f64 + 0.5), lon(x as f64 + 0.5)))
+            .collect();
+        let q = plates.warped(&centres, radius, Level::best());
+        id.extend(q.iter().map(|&q| plates.locate(q).plate));
+    }
     Ok((plates, w, h, id))
 }
 

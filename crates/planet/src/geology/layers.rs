@@ -112,7 +112,26 @@ pub fn plates_layer(
     cell_deg: f64,
     layer: PlateLayer,
 ) -> Result<Value, crate::PlanetError> {
-    let (plates, w, h, id) = super::geojson::plate_raster(planet, cell_deg)?;
+    plates_layer_cancellable(planet, cell_deg, layer, &|| true)
+}
+
+/// [`plates_layer`], asking `keep_going` once per raster row, plate and
+/// pair of plates: [`crate::PlanetError::Cancelled`] once it answers
+/// `false`. What it answers changes no byte of a finished layer.
+pub fn plates_layer_cancellable(
+    planet: &crate::Planet,
+    cell_deg: f64,
+    layer: PlateLayer,
+    keep_going: &dyn Fn() -> bool,
+) -> Result<Value, crate::PlanetError> {
+    let check = || {
+        if keep_going() {
+            Ok(())
+        } else {
+            Err(crate::PlanetError::Cancelled)
+        }
+    };
+    let (plates, w, h, id) = super::geojson::plate_raster(planet, cell_deg, keep_going)?;
     let radius = planet.params().radius;
     let lon = |x: f64| -180.0 + x * cell_deg;
     let lat = |y: f64| 90.0 - y * cell_deg;
@@ -125,6 +144,7 @@ pub fn plates_layer(
     match layer {
         PlateLayer::Plate => {
             for k in 0..plates.len() as u16 {
+                check()?;
                 let mut edges: Vec<(V2, V2)> = Vec::new();
                 let mut area = 0.0;
                 for y in 0..h {
@@ -225,6 +245,7 @@ pub fn plates_layer(
                 }
             }
             for (&(a, b), edges) in &pairs {
+                check()?;
                 for chain in chains(edges) {
                     // Each edge's type and velocity at its midpoint.
                     let info: Vec<(PlatePoint, f64)> = chain

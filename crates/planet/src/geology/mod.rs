@@ -16,7 +16,7 @@
 
 mod geojson;
 pub mod layers;
-pub use geojson::plates_geojson;
+pub use geojson::{check_cell_deg, plates_geojson, plates_geojson_cancellable};
 
 use crate::geo::{Dir, cross, dot, normalise};
 use crate::layers::{Detail, Layer, NoiseBackend, Positions};

@@ -208,12 +208,35 @@ impl Stages {
         detail: &Detail,
         dirs: &[Dir],
         layers: Layers,
-        mut geo: Option<&mut GeologySamples>,
+        geo: Option<&mut GeologySamples>,
         tier: Option<&TierReader<'_>>,
     ) -> Samples {
+        self.evaluate_until(backend, level, detail, dirs, layers, geo, tier, &|| true)
+            .unwrap_or_else(|| unreachable!("never cancelled"))
+    }
+
+    /// [`Stages::evaluate`], asking `keep_going` before each block of
+    /// `BLOCK` samples: `None` once it answers `false`. The blocks and
+    /// their samples are those of `evaluate`, so a finished run is the
+    /// same bytes.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn evaluate_until(
+        &self,
+        backend: &dyn NoiseBackend,
+        level: Level,
+        detail: &Detail,
+        dirs: &[Dir],
+        layers: Layers,
+        mut geo: Option<&mut GeologySamples>,
+        tier: Option<&TierReader<'_>>,
+        keep_going: &dyn Fn() -> bool,
+    ) -> Option<Samples> {
         let mut out = Samples::default();
         let mut work = Work::default();
         for block in dirs.chunks(BLOCK) {
+            if !keep_going() {
+                return None;
+            }
             self.evaluate_block(
                 backend, level, detail, block, layers, tier, &mut work, &mut out,
             );
@@ -222,7 +245,7 @@ impl Stages {
                 g.uplift.extend_from_slice(&work.geology.uplift);
             }
         }
-        out
+        Some(out)
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -35,6 +35,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::content::{Content, Lifetime, respond};
+use crate::cost::Estimate;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Params, PathParams, QueryParams};
 use crate::generated::{Format, parse_params, parse_path_seed, pinned_lifetime, query_object};
@@ -182,7 +183,7 @@ async fn chunk(
     };
     let content = state
         .content
-        .get_or_generate(route_kind, key, &state.gate, move || {
+        .get_or_generate(route_kind, key, &state.gate, Estimate::NONE, move |_| {
             let t0 = Instant::now();
             let samples = Sampler::new().chunk(&field, coord);
             let gen_ms = t0.elapsed().as_secs_f64() * 1e3;

@@ -17,6 +17,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::content::{Content, respond};
+use crate::cost::Estimate;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{PathParams, QueryParams};
 use crate::generated::{Format, parse_params, parse_path_seed, pinned_lifetime, query_object};
@@ -188,7 +189,7 @@ where
     );
     let content = state
         .content
-        .get_or_generate(kind, key, &state.gate, move || {
+        .get_or_generate(kind, key, &state.gate, Estimate::NONE, move |_| {
             let built = document::build(&params, seed).map_err(dungeon_error)?;
             render(&params, seed, &built, format, scale)
         })

@@ -16,6 +16,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::cost::Estimate;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::ApiJson;
 use crate::generated::parse_seed;
@@ -117,7 +118,7 @@ async fn play(
     };
     let answer = state
         .gate
-        .run("island_play", move || {
+        .run("island_play", Estimate::NONE, move |_| {
             let game = match start {
                 Start::Load(save) => Game::load(defs, &save).map_err(|e| ApiError {
                     status: axum::http::StatusCode::UNPROCESSABLE_ENTITY,

@@ -10,14 +10,18 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use mangekyo_core::Seed;
-use mangekyo_island::{Definitions, DefinitionsLoader, LoadError, generate_island, view};
+use mangekyo_island::{
+    Definitions, DefinitionsLoader, GenerateError, LoadError, generate_island_cancellable, view,
+};
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use xxhash_rust::xxh3::Xxh3;
 
+use crate::cancel::Cancel;
 use crate::content::{Content, Lifetime, respond};
+use crate::cost::Estimate;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::ApiJson;
 use crate::generated::parse_seed;
@@ -70,7 +74,7 @@ pub(crate) struct PostIsland {
         (status = 400, description = "A field is malformed", body = ErrorBody),
         (status = 413, description = "The body is too large", body = ErrorBody),
         (status = 415, description = "The body is not JSON", body = ErrorBody),
-        (status = 422, description = "The definitions do not load (every diagnostic is listed, syntax errors first), ask for more work than the server's budget (`island_sites`), or the island cannot be generated", body = ErrorBody),
+        (status = 422, description = "The definitions do not load (every diagnostic is listed, syntax errors first), ask for more work than the server's budgets (`over_budget`: `island_sites`, or `job_cost` for the sites and their guarantees), or the island cannot be generated", body = ErrorBody),
         (status = 503, description = "Every worker is busy, or the request ran past the time limit", body = ErrorBody),
     ))]
 async fn post_island(
@@ -80,21 +84,32 @@ async fn post_island(
 ) -> Result<Response, ApiError> {
     let settings = Settings::from_body(&body)?;
     let key = cache_key(&body, &settings);
-    let sites = state.limits.island_sites;
+    let (sites, budget) = (state.limits.island_sites, state.limits.job_cost);
     // Parsing the YAML is CPU work the client sizes (a body of a few
     // hundred KiB takes milliseconds): it runs on a generation worker, in
     // the job that generates, so posted definitions count against the
     // worker limit and a cached answer parses nothing. The cost is checked
-    // after loading and before generating (see `crate::budget`).
+    // after loading and before generating (see `crate::cost`).
     let sources = body.sources;
     let content = state
         .content
-        .get_or_generate("island_posted", key, &state.gate, move || {
-            let defs = load(&sources)?;
-            crate::routes::islands::check_scope_and_lang(&defs, &settings.scope, &settings.lang)?;
-            crate::budget::island_sites(&defs, &settings.scope, sites)?;
-            generate(&defs, &settings)
-        })
+        .get_or_generate(
+            "island_posted",
+            key,
+            &state.gate,
+            Estimate::NONE,
+            move |cancel| {
+                let defs = load(&sources)?;
+                crate::routes::islands::check_scope_and_lang(
+                    &defs,
+                    &settings.scope,
+                    &settings.lang,
+                )?;
+                crate::cost::island_sites(&defs, &settings.scope, sites)?;
+                crate::cost::check_island(&defs, &settings.scope, budget)?;
+                generate(&defs, &settings, cancel)
+            },
+        )
         .await?;
     Ok(respond(&content, Lifetime::NoStore, &headers))
 }
@@ -167,14 +182,18 @@ fn load(sources: &[Source]) -> Result<Definitions, ApiError> {
     loader.finish().map_err(|e| load_error(&e))
 }
 
-fn generate(defs: &Definitions, s: &Settings) -> Result<Content, ApiError> {
-    let map = generate_island(defs, &s.scope, s.seed).map_err(|e| ApiError {
-        status: StatusCode::UNPROCESSABLE_ENTITY,
-        code: "generation_failed",
-        message: e.to_string(),
-        parameter: Some("scope".to_owned()),
-        expected: None,
-    })?;
+fn generate(defs: &Definitions, s: &Settings, cancel: &Cancel) -> Result<Content, ApiError> {
+    let map = generate_island_cancellable(defs, &s.scope, s.seed, &|| cancel.keep_going())
+        .map_err(|e| match e {
+            GenerateError::Cancelled => crate::cancel::cancelled(),
+            e => ApiError {
+                status: StatusCode::UNPROCESSABLE_ENTITY,
+                code: "generation_failed",
+                message: e.to_string(),
+                parameter: Some("scope".to_owned()),
+                expected: None,
+            },
+        })?;
     Ok(if s.svg {
         Content::new(view::svg::render(&map, defs, &s.lang), "image/svg+xml")
     } else {

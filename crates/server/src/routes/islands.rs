@@ -16,6 +16,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::content::{Content, respond};
+use crate::cost::Estimate;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{PathParams, QueryParams};
 use crate::generated::{Format, parse_path_seed, pinned_lifetime};
@@ -70,7 +71,7 @@ async fn example_island(
     );
     let content = state
         .content
-        .get_or_generate("island", key, &state.gate, move || {
+        .get_or_generate("island", key, &state.gate, Estimate::NONE, move |_| {
             let map = generate_island(defs, &scope, seed).map_err(island_error)?;
             Ok(match format {
                 Format::Svg => {

@@ -19,6 +19,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::content::{Content, respond};
+use crate::cost::Estimate;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Params, PathParams, QueryParams};
 use crate::planets::{LoadedPlanet, planet_error};
@@ -137,9 +138,13 @@ async fn chunk(
     );
     let content = state
         .content
-        .get_or_generate("planet_chunk", key, &state.gate, move || {
-            encode_chunk(&planet, tier.as_ref(), &request, format)
-        })
+        .get_or_generate(
+            "planet_chunk",
+            key,
+            &state.gate,
+            Estimate::NONE,
+            move |_| encode_chunk(&planet, tier.as_ref(), &request, format),
+        )
         .await?;
     Ok(respond(&content, lifetime, &headers))
 }
@@ -159,6 +164,7 @@ async fn chunk(
         (status = 304, description = "Not modified"),
         (status = 400, description = "width or layer is invalid (or the planet does not have the layer)", body = ErrorBody),
         (status = 404, description = "No such planet, or the URL pins another version/hash", body = ErrorBody),
+        (status = 422, description = "`over_budget`: the preview would cost more than the server's `job_cost` (the widest that fits is named)", body = ErrorBody),
     ))]
 async fn preview(
     State(state): State<AppState>,
@@ -187,6 +193,7 @@ async fn preview(
         .map_err(|e| planet_error(&e))?;
     let planet = state.planets.get(&state.store, id).await?;
     let lifetime = planet.lifetime(&query)?;
+    let estimate = crate::cost::check_preview(planet.version()?, width, state.limits.job_cost)?;
     let tier = match crate::tiers::ready_for_samples(&state, &planet).await {
         Ok(tier) => tier,
         Err(answer) => return Ok(answer),
@@ -199,15 +206,21 @@ async fn preview(
     );
     let content = state
         .content
-        .get_or_generate("planet_preview", key, &state.gate, move || {
-            let image = planet
-                .sampler(tier.as_ref())?
-                .preview_with(width, layer, overlay, &|_| {})
-                .map_err(|e| planet_error(&e))?;
-            let png = mangekyo_formats::picture::encode_picture(&image)
-                .map_err(|e| ApiError::encoding(&e))?;
-            Ok(Content::new(png, "image/png"))
-        })
+        .get_or_generate(
+            "planet_preview",
+            key,
+            &state.gate,
+            estimate,
+            move |cancel| {
+                let image = planet
+                    .sampler(tier.as_ref())?
+                    .preview_cancellable(width, layer, overlay, &|_| cancel.keep_going())
+                    .map_err(|e| planet_error(&e))?;
+                let png = mangekyo_formats::picture::encode_picture(&image)
+                    .map_err(|e| ApiError::encoding(&e))?;
+                Ok(Content::new(png, "image/png"))
+            },
+        )
         .await?;
     Ok(respond(&content, lifetime, &headers))
 }

@@ -79,6 +79,7 @@ async fn status(
         (status = 304, description = "Not modified"),
         (status = 400, description = "cell_deg or kind is invalid, or the planet is version 1 (no plates)", body = ErrorBody),
         (status = 404, description = "No such planet, or the URL pins another version/hash", body = ErrorBody),
+        (status = 422, description = "`over_budget`: the raster would cost more than the server's `job_cost` (the finest cell_deg that fits is named)", body = ErrorBody),
     ))]
 async fn plates(
     State(state): State<AppState>,
@@ -86,7 +87,8 @@ async fn plates(
     QueryParams(query): QueryParams,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    use mangekyo_planet::geology::layers::{PlateLayer, plates_layer};
+    use mangekyo_planet::geology::layers::{PlateLayer, plates_layer_cancellable};
+    use mangekyo_planet::geology::plates_geojson_cancellable;
     query.only(&["cell_deg", "kind", "v", "p"])?;
     let id = planet_id(&path)?;
     let cell_deg = query
@@ -97,8 +99,12 @@ async fn plates(
         .map(PlateLayer::parse)
         .transpose()
         .map_err(|e| planet_error(&e))?;
+    mangekyo_planet::geology::check_cell_deg(cell_deg).map_err(|e| planet_error(&e))?;
     let planet = state.planets.get(&state.store, id).await?;
     let lifetime = planet.lifetime(&query)?;
+    let params = planet.params()?;
+    let count = mangekyo_planet::geology::plate_count(params.seed, params.plate_count) as u64;
+    let estimate = crate::cost::check_plates(cell_deg, count, state.limits.job_cost)?;
     let key = format!(
         "planet_plates/{}/v{}/{}{}",
         planet.params_hash,
@@ -108,11 +114,12 @@ async fn plates(
     );
     let content = state
         .content
-        .get_or_generate("planet_plates", key, &state.gate, move || {
+        .get_or_generate("planet_plates", key, &state.gate, estimate, move |cancel| {
             let built = planet.planet()?;
+            let keep_going = || cancel.keep_going();
             let doc = match layer {
-                Some(layer) => plates_layer(&built, cell_deg, layer),
-                None => mangekyo_planet::geology::plates_geojson(&built, cell_deg),
+                Some(layer) => plates_layer_cancellable(&built, cell_deg, layer, &keep_going),
+                None => plates_geojson_cancellable(&built, cell_deg, &keep_going),
             }
             .map_err(|e| planet_error(&e))?;
             let bytes = serde_json::to_vec(&doc).map_err(|e| ApiError::internal("GeoJSON", &e))?;
@@ -148,6 +155,7 @@ async fn plates(
         (status = 304, description = "Not modified"),
         (status = 400, description = "bbox or kind is invalid, or the planet is older than version 3 (no rivers)", body = ErrorBody),
         (status = 404, description = "No such planet, or the URL pins another version/hash", body = ErrorBody),
+        (status = 422, description = "`over_budget`: the planet's tier is larger than the server's `job_cost` admits", body = ErrorBody),
         (status = 503, description = "The coarse tier is still computing (Retry-After)", body = ErrorBody),
     ))]
 async fn rivers(
@@ -180,6 +188,7 @@ async fn rivers(
             "a planet of generator version 3 or later",
         ));
     }
+    let estimate = crate::cost::check_rivers(planet.params()?.graph_n, state.limits.job_cost)?;
     let tier = match crate::tiers::ready_for_samples(&state, &planet).await {
         Ok(tier) => tier,
         Err(answer) => return Ok(answer),
@@ -199,7 +208,9 @@ async fn rivers(
     );
     let content = state
         .content
-        .get_or_generate("planet_rivers", key, &state.gate, move || {
+        // Bounded by the tier (one pass over its links, lakes and basins):
+        // no checkpoints inside.
+        .get_or_generate("planet_rivers", key, &state.gate, estimate, move |_| {
             let built = planet.sampler(tier.as_ref())?;
             let doc = match layer {
                 Some(layer) => water_layer(&built, bbox, layer),

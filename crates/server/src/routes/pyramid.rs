@@ -82,6 +82,7 @@ async fn pyramid(
         (status = 304, description = "Not modified"),
         (status = 400, description = "face, level, x, y or layers is out of range", body = ErrorBody),
         (status = 404, description = "No such planet, or the URL pins another version/hash", body = ErrorBody),
+        (status = 422, description = "`over_budget`: one tile costs more than the server's `job_cost` (a server configured below one tile)", body = ErrorBody),
         (status = 503, description = "The planet's coarse tier is still computing (Retry-After says when to ask again)", body = ErrorBody),
     ))]
 async fn tile(
@@ -110,6 +111,7 @@ async fn tile(
     };
     let mask = pyramid_bin::layer_mask(layers).map_err(|e| ApiError::encoding(&e))?;
     let lifetime = planet.lifetime(&query)?;
+    let estimate = crate::cost::check_pyramid_tile(version, state.limits.job_cost)?;
     let tier = match crate::tiers::ready_for_samples(&state, &planet).await {
         Ok(tier) => tier,
         Err(answer) => return Ok(answer),
@@ -120,21 +122,27 @@ async fn tile(
     );
     let content = state
         .content
-        .get_or_generate("planet_pyramid", key, &state.gate, move || {
-            let built = planet.sampler(tier.as_ref())?;
-            let samples = built
-                .sample_face_tile(&tile, layers)
-                .map_err(|e| planet_error(&e))?;
-            let bytes = pyramid_bin::encode(
-                &tile,
-                layers,
-                &samples,
-                version,
-                built.space().pyramid_spacing(tile.level),
-            )
-            .map_err(|e| ApiError::encoding(&e))?;
-            Ok(Content::new(bytes, "application/octet-stream"))
-        })
+        .get_or_generate(
+            "planet_pyramid",
+            key,
+            &state.gate,
+            estimate,
+            move |cancel| {
+                let built = planet.sampler(tier.as_ref())?;
+                let samples = built
+                    .sample_face_tile_cancellable(&tile, layers, &|| cancel.keep_going())
+                    .map_err(|e| planet_error(&e))?;
+                let bytes = pyramid_bin::encode(
+                    &tile,
+                    layers,
+                    &samples,
+                    version,
+                    built.space().pyramid_spacing(tile.level),
+                )
+                .map_err(|e| ApiError::encoding(&e))?;
+                Ok(Content::new(bytes, "application/octet-stream"))
+            },
+        )
         .await?;
     Ok(respond(&content, lifetime, &headers))
 }

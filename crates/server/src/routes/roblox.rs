@@ -22,6 +22,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::content::{Content, Lifetime, respond};
+use crate::cost::Estimate;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{ApiJson, Params};
 use crate::planets::{LoadedPlanet, planet_error};
@@ -171,9 +172,13 @@ async fn roblox_chunks(
             let key = piece_key(&planet, &batch, &address);
             state
                 .content
-                .get_or_generate("roblox_chunk", key, &state.gate, move || {
-                    encode_piece(&planet, tier.as_ref(), &batch, address)
-                })
+                .get_or_generate(
+                    "roblox_chunk",
+                    key,
+                    &state.gate,
+                    Estimate::NONE,
+                    move |_| encode_piece(&planet, tier.as_ref(), &batch, address),
+                )
                 .await
         })));
     }

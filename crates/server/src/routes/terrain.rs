@@ -13,6 +13,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::content::{Content, respond};
+use crate::cost::Estimate;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{PathParams, QueryParams};
 use crate::planets::planet_error;
@@ -118,12 +119,18 @@ async fn tile(
     );
     let content = state
         .content
-        .get_or_generate("planet_terrain", key, &state.gate, move || {
-            let built = planet.sampler(tier.as_ref())?;
-            let bytes =
-                terrain::encode(&built, &request, normals).map_err(|e| ApiError::encoding(&e))?;
-            Ok(Content::new(bytes, terrain::CONTENT_TYPE))
-        })
+        .get_or_generate(
+            "planet_terrain",
+            key,
+            &state.gate,
+            Estimate::NONE,
+            move |_| {
+                let built = planet.sampler(tier.as_ref())?;
+                let bytes = terrain::encode(&built, &request, normals)
+                    .map_err(|e| ApiError::encoding(&e))?;
+                Ok(Content::new(bytes, terrain::CONTENT_TYPE))
+            },
+        )
         .await?;
     // One URL, two bodies: caches must key on Accept.
     let mut response = respond(&content, lifetime, &headers);

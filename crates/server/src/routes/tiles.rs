@@ -11,6 +11,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::content::{Content, Lifetime, respond};
+use crate::cost::Estimate;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{PathParams, QueryParams};
 use crate::generated::UNPINNED_SECONDS;
@@ -84,7 +85,7 @@ async fn tile(
     );
     let content = state
         .content
-        .get_or_generate("planet_tile", key, &state.gate, move || {
+        .get_or_generate("planet_tile", key, &state.gate, Estimate::NONE, move |_| {
             let built = planet.sampler(tier.as_ref())?;
             let png = mangekyo_formats::picture::encode_tile(&built, &request)
                 .map_err(|e| ApiError::encoding(&e))?;
