@@ -80,6 +80,9 @@ fn client(from: Ipv4Addr, pooled: bool, timeout: Duration) -> reqwest::Client {
     builder.build().unwrap()
 }
 
+/// The innocent client's `/healthz` pace: at most 400 a second.
+const HEALTH_INTERVAL: Duration = Duration::from_micros(2500);
+
 /// What the innocent client got in one phase.
 #[derive(Debug, Clone, Copy)]
 struct Figures {
@@ -109,6 +112,13 @@ async fn innocent(
                 } else if !ok {
                     tokio::time::sleep(Duration::from_millis(10)).await;
                 }
+                // A health checker's pace, not a flood: at most one
+                // request per HEALTH_INTERVAL. Thousands of fresh
+                // connections a second would leave tens of thousands of
+                // loopback ports in TIME_WAIT, and the next phase's
+                // connects would crawl for the kernel's port search, not
+                // for the server.
+                tokio::time::sleep_until((asked + HEALTH_INTERVAL).into()).await;
             }
             latencies
         })
