@@ -211,9 +211,11 @@ enum Bar {
     Whole,
     /// All but the `/healthz` rate, which is reported only: a client that
     /// re-reads cached bytes in a closed loop on this same machine spends
-    /// the cores on its own copying, and the innocent client's own process
-    /// (which opens a connection per `/healthz`) gets fewer turns whatever
-    /// the server does; the latency and cold-chunk bars still hold.
+    /// the cores on its own copying, and in a debug build the innocent
+    /// client's own process gets fewer turns whatever the server does (it
+    /// held 58 % here, too near the bar for CI; the full-scale release run
+    /// holds it to the whole bar). The latency and cold-chunk bars still
+    /// hold.
     AllButHealthRate,
 }
 
@@ -543,7 +545,11 @@ async fn an_innocent_client_is_served_through_every_attack() {
                 &mut make,
                 Duration::from_millis(500),
                 &note,
-                Bar::AllButHealthRate,
+                if scale.full {
+                    Bar::Whole
+                } else {
+                    Bar::AllButHealthRate
+                },
             )
             .await;
     }
