@@ -17,8 +17,9 @@
 //! release build (the 2-core development machine). The factors below were
 //! measured there, end to end as the server does the work (a preview
 //! includes its shading and PNG; `mangekyo planet preview` and `plates`
-//! with `RAYON_NUM_THREADS=1`, and `cost::tests::calibration`, run by
-//! hand, for the island). They are estimates: within a factor of two of
+//! with `RAYON_NUM_THREADS=1`; the island's from a debug build's timings
+//! of `crates/island/examples/guarantee_scale.rs`, so likely high). They
+//! are estimates: within a factor of two of
 //! the real work, never a bound on a slower machine.
 //!
 //! Posted islands are checked after their definitions load (the site count
@@ -555,122 +556,5 @@ mod tests {
             "{expected}"
         );
         check_plates(finest, 20, 10_000_000).unwrap();
-    }
-
-    /// The island scope of the example world resized to `sites`, its
-    /// guarantees replaced by `guarantees` (YAML flow items), no sea
-    /// routes and no per-type cap.
-    fn island_world(sites: u32, guarantees: &str) -> Definitions {
-        let sources: Vec<(String, String)> = mangekyo_island::example::sources()
-            .iter()
-            .map(|(name, text)| {
-                let mut t = (*text).to_owned();
-                if name.ends_with("scopes.yaml") {
-                    let start = t.find("    guarantees:\n").unwrap();
-                    let end = t.find("    start: [harbor, beach]").unwrap();
-                    t.replace_range(start..end, &format!("    guarantees:\n{guarantees}"));
-                    t = t
-                        .replacen(
-                            "site_count: { min: 18, max: 24 }",
-                            &format!("site_count: {{ min: {sites}, max: {sites} }}"),
-                            1,
-                        )
-                        .replacen("    max_sites_per_type: 3\n", "", 1)
-                        .replacen("start: [harbor, beach]", "start: [scrub]", 1)
-                        .replacen(
-                            "    sea_routes: { between: harbor, path: path.boat, meters_per_minute: 150 }\n",
-                            "",
-                            1,
-                        );
-                }
-                ((*name).to_owned(), t)
-            })
-            .collect();
-        mangekyo_island::load_definitions(sources.iter().map(|(a, b)| (a.as_str(), b.as_str())))
-            .unwrap()
-    }
-
-    /// Measures what the factors above stand for, as nanoseconds per unit
-    /// of each kind of work; run by hand, in a release build and on one
-    /// thread, to recalibrate them:
-    /// `RAYON_NUM_THREADS=1 cargo test --release --lib cost::tests::calibration -- --ignored --nocapture`.
-    #[test]
-    #[ignore = "a measurement, run by hand"]
-    fn calibration() {
-        use mangekyo_planet::view::{Overlay, PreviewLayer};
-        use mangekyo_planet::{Planet, PlanetParams};
-        use std::time::Instant;
-        let width = 1024;
-        for v in [Version::V1, Version::V2, Version::V3, Version::V4] {
-            let planet = Planet::new(PlanetParams {
-                generator_version: v,
-                graph_n: 64,
-                ..PlanetParams::default()
-            })
-            .unwrap();
-            if v.has_plates() {
-                planet.coarse_tier().unwrap();
-            }
-            let t = Instant::now();
-            planet
-                .preview_with(width, PreviewLayer::Biome, Overlay::None, &|_| {})
-                .unwrap();
-            let ns = t.elapsed().as_nanos() as f64;
-            let samples = f64::from(width) * f64::from(width / 2);
-            eprintln!(
-                "preview v{v}: {:.0} ns a sample; {} units a sample: {:.0} ns a unit",
-                ns / samples,
-                sample_units(v),
-                ns / preview(v, width).units() as f64
-            );
-        }
-        let planet = Planet::new(PlanetParams {
-            generator_version: Version::V2,
-            graph_n: 64,
-            ..PlanetParams::default()
-        })
-        .unwrap();
-        let count = planet.plates().unwrap().len() as u64;
-        for cell in [1.0, 0.5] {
-            let t = Instant::now();
-            mangekyo_planet::geology::plates_geojson(&planet, cell).unwrap();
-            let default_doc = t.elapsed().as_nanos() as f64;
-            let t = Instant::now();
-            mangekyo_planet::geology::layers::plates_layer(
-                &planet,
-                cell,
-                mangekyo_planet::geology::layers::PlateLayer::Plate,
-            )
-            .unwrap();
-            let layer = t.elapsed().as_nanos() as f64;
-            let units = plates(cell, count).units() as f64;
-            eprintln!(
-                "plates {cell}° ({count} plates): {:.0} ns a unit (document), {:.0} (plate layer)",
-                default_doc / units,
-                layer / units
-            );
-        }
-        let scrub = |count: u32| format!("      - {{ type: scrub, count: {count} }}\n");
-        let shapes = [
-            ("sites", 4_000, scrub(1), (1, 1)),
-            ("one guarantee", 4_000, scrub(3_999), (1, 3_999)),
-            ("guarantees", 4_000, scrub(1).repeat(1_000), (1_000, 1_000)),
-        ];
-        for (name, sites, guarantees, (g, k)) in shapes {
-            let defs = island_world(sites, &guarantees);
-            let t = Instant::now();
-            mangekyo_island::generate_island(&defs, "island", 7.into()).unwrap();
-            let ns = t.elapsed().as_nanos() as f64;
-            let units = island(IslandAsk {
-                sites: u64::from(sites),
-                guarantees: g,
-                guaranteed: k,
-            });
-            eprintln!(
-                "island, {name}: {:.0} ms, {:.0} ns a unit",
-                ns / 1e6,
-                ns / units.units() as f64
-            );
-        }
     }
 }
