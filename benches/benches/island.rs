@@ -88,47 +88,13 @@ fn bench_end_to_end(c: &mut Criterion) {
 /// (about two thirds of the sites admit it) for `n − 1` of them: more
 /// openings than admissible sites, so most openings are refused every site
 /// the rest still need (the expensive case for the matcher). No sea routes
-/// and no per-type cap. `crates/island/examples/guarantee_scale.rs` builds
-/// the same world (with two more shapes) for shell timings.
+/// and no per-type cap (`example::resized_island`).
 fn near_total_guarantee_world(n: u32) -> Vec<(String, String)> {
-    let guarantees = [
-        "      - { type: harbor, count: 1, order_by: { axis: coastal_distance, prefer: lowest } }\n",
-        "      - { type: summit, count: 1, order_by: { axis: elevation, prefer: highest } }\n",
-        "      - { type: village, count: 1, order_by: { axis: coastal_distance, prefer: lowest } }\n",
-        "      - { type: spring, count: 1, order_by: { axis: moisture, prefer: highest } }\n",
-    ]
-    .concat();
-    example::sources()
-        .iter()
-        .map(|(name, text)| {
-            let mut t = (*text).to_owned();
-            if name.ends_with("scopes.yaml") {
-                assert!(t.contains(&guarantees), "the example's island guarantees moved");
-                t = t
-                    .replacen(
-                        &guarantees,
-                        &format!(
-                            "      - {{ type: village, count: {}, order_by: {{ axis: coastal_distance, prefer: lowest }} }}\n",
-                            n - 1
-                        ),
-                        1,
-                    )
-                    .replacen(
-                        "site_count: { min: 18, max: 24 }",
-                        &format!("site_count: {{ min: {n}, max: {n} }}"),
-                        1,
-                    )
-                    .replacen("    max_sites_per_type: 3\n", "", 1)
-                    .replacen("start: [harbor, beach]", "start: [village]", 1)
-                    .replacen(
-                        "    sea_routes: { between: harbor, path: path.boat, meters_per_minute: 150 }\n",
-                        "",
-                        1,
-                    );
-            }
-            ((*name).to_owned(), t)
-        })
-        .collect()
+    let village = format!(
+        "{{ type: village, count: {}, order_by: {{ axis: coastal_distance, prefer: lowest }} }}",
+        n - 1
+    );
+    example::resized_island(n, &[village], "village")
 }
 
 fn bench_guarantee(c: &mut Criterion) {

@@ -12,47 +12,6 @@
 
 use mangekyo_island::{example, generate_island, load_definitions};
 
-/// The example world with the `island` scope resized to `n` sites and its
-/// guarantees replaced by `guarantees` (YAML flow items); no sea routes
-/// (they would be quadratic in the harbours) and no per-type cap.
-fn world(n: u32, guarantees: &[String], start: &str) -> Vec<(String, String)> {
-    example::sources()
-        .iter()
-        .map(|(name, text)| {
-            let mut t = (*text).to_owned();
-            if name.ends_with("scopes.yaml") {
-                let items: String = guarantees
-                    .iter()
-                    .map(|g| format!("      - {g}\n"))
-                    .collect();
-                let old = [
-                    "      - { type: harbor, count: 1, order_by: { axis: coastal_distance, prefer: lowest } }\n",
-                    "      - { type: summit, count: 1, order_by: { axis: elevation, prefer: highest } }\n",
-                    "      - { type: village, count: 1, order_by: { axis: coastal_distance, prefer: lowest } }\n",
-                    "      - { type: spring, count: 1, order_by: { axis: moisture, prefer: highest } }\n",
-                ]
-                .concat();
-                assert!(t.contains(&old), "the example's island guarantees moved");
-                t = t
-                    .replacen(&old, &items, 1)
-                    .replacen(
-                        "site_count: { min: 18, max: 24 }",
-                        &format!("site_count: {{ min: {n}, max: {n} }}"),
-                        1,
-                    )
-                    .replacen("    max_sites_per_type: 3\n", "", 1)
-                    .replacen("start: [harbor, beach]", &format!("start: [{start}]"), 1)
-                    .replacen(
-                        "    sea_routes: { between: harbor, path: path.boat, meters_per_minute: 150 }\n",
-                        "",
-                        1,
-                    );
-            }
-            ((*name).to_owned(), t)
-        })
-        .collect()
-}
-
 /// The guarantees of one shape for `n` sites, and the start type.
 fn shape(name: &str, n: u32) -> (Vec<String>, &'static str) {
     let total = n - 1;
@@ -88,7 +47,7 @@ fn main() {
     };
     let n: u32 = n.parse().expect("SITES is a whole number");
     let (guarantees, start) = shape(name, n);
-    let files = world(n, &guarantees, start);
+    let files = example::resized_island(n, &guarantees, start);
     let defs = load_definitions(files.iter().map(|(a, b)| (a.as_str(), b.as_str())))
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let map = generate_island(&defs, "island", 7.into()).unwrap_or_else(|e| panic!("{e}"));

@@ -14,6 +14,7 @@
 //! one call, and scattered back.
 
 use crate::layers::{Detail, Layer, NoiseBackend, Noises, Positions};
+use crate::version::Coast;
 
 /// Half-width of a mountain belt in units of the belt noise (which spans
 /// about ±0.6): belts cover roughly a third of the sphere.
@@ -188,10 +189,23 @@ fn add_mountains(
 /// rises gently (lowlands and shields; high ground comes from uplift),
 /// the sea floor steps down a shelf and a continental slope to an abyssal
 /// plain, where ridges and trenches come from the plates.
+/// With [`Coast::Smooth`] the land side starts at the sea's level and
+/// eases out to the lowland height over the shelf's width: the profile is
+/// continuous, and it leaves the waterline at about the shelf's slope
+/// (120 m over the shelf's width plus the plain's, against the shelf's
+/// 140 m), so beaches are a strip and the coast has no kink either. A
+/// smoothstep, flat at the waterline, made beaches of ten kilometres.
 #[inline]
-pub(crate) fn base_height_v2(land: f32) -> f32 {
+pub(crate) fn base_height_v2(land: f32, coast: Coast) -> f32 {
     if land >= 0.0 {
-        V2_LOWLAND_M + V2_PLAIN_M * land.min(0.6)
+        let lowland = match coast {
+            Coast::Step => V2_LOWLAND_M,
+            Coast::Smooth => {
+                let t = (land / SHELF_WIDTH).min(1.0);
+                V2_LOWLAND_M * t * (2.0 - t)
+            }
+        };
+        lowland + V2_PLAIN_M * land.min(0.6)
     } else {
         let s = -land;
         -(SHELF_M * (s / SHELF_WIDTH).min(1.0)
@@ -212,12 +226,14 @@ pub(crate) const V2_SLOPE_END: f32 = 0.09;
 /// ranges scale with positive uplift (mountains where plates converge),
 /// trenches and rifts are the negative uplift, and detail amplitude
 /// follows relief.
+#[allow(clippy::too_many_arguments)] // the stage's inputs, each a different thing
 pub(crate) fn heights_v2(
     backend: &dyn NoiseBackend,
     detail: &Detail,
     pos: Positions<'_>,
     land: &[f32],
     uplift: &[f32],
+    coast: Coast,
     s: &mut Scratch,
     out: &mut [f32],
 ) {
@@ -236,7 +252,7 @@ pub(crate) fn heights_v2(
         let abyss = smoothstep(0.5 * SHELF_WIDTH, V2_SLOPE_END, -land[i]);
         // The ridged texture is centred on the uplift (0.55 + 0.9·crest²
         // has mean ≈ 0.85), so a belt keeps its height and gains peaks.
-        out[i] = base_height_v2(land[i])
+        out[i] = base_height_v2(land[i], coast)
             + 0.85 * s.mask[i]
             + u.min(0.0)
             + V2_ABYSS_SWELL_M * abyss * s.belt[i];

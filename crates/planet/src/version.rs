@@ -107,6 +107,20 @@ pub enum TerrainTiles {
     Bordered,
 }
 
+/// How a plate version's relief meets the sea (`terrain::base_height_v2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coast {
+    /// Land starts 60 m above the sea: a one-sample cliff wherever the
+    /// land field crosses zero, so sea coasts get no beach while lake
+    /// shores do. Frozen with versions 2 to 4.
+    Step,
+    /// Land rises from the sea's level over the width of the shelf (an
+    /// ease-out to the same 60 m, then the same plain), so the height
+    /// function is continuous across the coast and leaves the waterline at
+    /// about the shelf's slope.
+    Smooth,
+}
+
 /// How a version's lake layer (`rivers.geojson?kind=lake`) draws shores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LakeShores {
@@ -127,6 +141,8 @@ pub struct Pipeline {
     pub noise: LatticeHash,
     /// Relief (and, with plates, the plate layout).
     pub relief: Relief,
+    /// How plate relief meets the sea.
+    pub coast: Coast,
     /// Erosion, rivers and lakes.
     pub water: Water,
     /// Temperature, humidity and precipitation.
@@ -182,6 +198,7 @@ pub struct Facts {
 const V1_PIPELINE: Pipeline = Pipeline {
     noise: LatticeHash::Hash1,
     relief: Relief::NoiseBelts,
+    coast: Coast::Step,
     water: Water::None,
     climate: Climate::Bands,
     biomes: BiomeSet::Classic12,
@@ -210,13 +227,15 @@ const V4_PIPELINE: Pipeline = Pipeline {
 
 /// The next version so far: version 4's stages on noise version 2's
 /// lattice hash, terrain tiles whose normals have no seams at tile
-/// edges, and lake shores without the cells' staircase. Released versions
+/// edges, lake shores without the cells' staircase, and coasts without
+/// the 60 m step (issue 35). Released versions
 /// keep their one-sided edge normals and cell outlines: those bytes were
 /// served as immutable (tiles pinned in
 /// `crates/formats/tests/stable_served.txt`), so fixing them in place
 /// would break the rule that a served byte never changes.
 const NEXT_PIPELINE: Pipeline = Pipeline {
     noise: LatticeHash::Hash2,
+    coast: Coast::Smooth,
     terrain_tiles: TerrainTiles::Bordered,
     lake_shores: LakeShores::CutCorners,
     ..V4_PIPELINE

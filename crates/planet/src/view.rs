@@ -534,10 +534,18 @@ impl Planet {
             .collect();
         let tier = self.water_tier()?;
         let water = self.tier_reader(&tier);
-        // Collecting `Option`s stops handing out bands at the first `None`.
-        let bands: Option<Vec<_>> = (0..h.div_ceil(PREVIEW_BAND))
-            .into_par_iter()
-            .map(|band| {
+        // Each band writes its rows into the whole image's arrays (untouched
+        // pages cost nothing until written), so a 4,096-wide preview holds
+        // its pixels once plus a band per thread, not every band and then
+        // a joined copy. Collecting `Option`s stops handing out bands at
+        // the first `None`.
+        let mut heights = vec![0.0f32; w * h];
+        let mut tints = vec![[0.0f32; 3]; w * h];
+        let plates: Option<Vec<Vec<u16>>> = heights
+            .par_chunks_mut(PREVIEW_BAND * w)
+            .zip(tints.par_chunks_mut(PREVIEW_BAND * w))
+            .enumerate()
+            .map(|(band, (band_heights, band_tints))| {
                 if !observe(0) {
                     return None;
                 }
@@ -567,15 +575,14 @@ impl Planet {
                 if !observe(count) {
                     return None;
                 }
-                let mut tints = colours(layer, &samples, &geo);
-                lake_tint(&mut tints, &samples.height, &samples.water);
-                Some((tints, samples.height, geo.plate))
+                let mut band_colours = colours(layer, &samples, &geo);
+                lake_tint(&mut band_colours, &samples.height, &samples.water);
+                band_tints.copy_from_slice(&band_colours);
+                band_heights.copy_from_slice(&samples.height);
+                Some(geo.plate)
             })
             .collect();
-        let bands = bands.ok_or(PlanetError::Cancelled)?;
-        let heights: Vec<f32> = bands.iter().flat_map(|b| b.1.iter().copied()).collect();
-        let tints: Vec<[f32; 3]> = bands.iter().flat_map(|b| b.0.iter().copied()).collect();
-        let plate: Vec<u16> = bands.iter().flat_map(|b| b.2.iter().copied()).collect();
+        let plate: Vec<u16> = plates.ok_or(PlanetError::Cancelled)?.concat();
         let pixel_dir = |i: usize| {
             let (x, y) = (i % w, i / w);
             let lat = std::f64::consts::FRAC_PI_2 * (1.0 - (2 * y + 1) as f64 / h as f64);

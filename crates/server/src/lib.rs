@@ -84,6 +84,7 @@ pub use access::{Access, AccessOptions};
 pub use cancel::Cancel;
 pub use cost::Estimate;
 pub use error::ApiError;
+pub use heavy::limit_malloc_arenas;
 pub use limits::Limits;
 pub use public_url::PublicUrl;
 pub use state::AppState;

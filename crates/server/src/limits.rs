@@ -76,10 +76,12 @@ pub struct Limits {
     /// admits every preview (4096 wide at version 4 is about 59 million)
     /// and plates GeoJSON (0.1° about 32 million).
     pub job_cost: u64,
-    /// Bytes of planets' coarse tiers kept in memory. Default 512 MiB:
-    /// about twenty planets at the default graph size (up to 27 MiB each,
-    /// `CoarseTier::estimated_heap_bytes`); a planet whose tier would not
-    /// fit is refused at creation.
+    /// Bytes of planets' coarse tiers in memory, kept and being computed.
+    /// Default 512 MiB: about twenty planets at the default graph size (up
+    /// to 27 MiB each, `CoarseTier::estimated_heap_bytes`), or one
+    /// computing (268 MiB, `CoarseTier::estimated_work_bytes`) beside ten;
+    /// a planet whose tier or computation would not fit is refused at
+    /// creation.
     pub tier_cache_bytes: u64,
     /// How long a request that needs a planet's coarse tier waits for it
     /// before it gets 503 with `Retry-After`. Default 2 s.
@@ -154,6 +156,13 @@ const HEAVY_KINDS: [&str; 4] = [
     "island_posted",
 ];
 
+/// A job on the request lane that runs this long has likely allocated
+/// and freed megabytes (a YAML parse of hundreds of KB, a big island): its
+/// thread's free heap goes back to the system after it, as the heavy
+/// lane's does after every job (`heavy::release_free_memory`, about a
+/// millisecond, so at most 2 % of such a job).
+const TRIM_AFTER: Duration = Duration::from_millis(50);
+
 impl ComputeGate {
     /// A gate for `limits`, reporting to `metrics`.
     pub fn new(limits: &Limits, metrics: Arc<Metrics>) -> ComputeGate {
@@ -208,13 +217,17 @@ impl ComputeGate {
             // A job whose request left while it waited for a thread
             // does not start.
             let result = cancel.check().and_then(|()| work(&cancel));
-            metrics.generated(kind, started.elapsed());
+            let took = started.elapsed();
+            metrics.generated(kind, took);
             if result.is_err()
                 && let Some(reason) = cancel.stopped()
             {
                 metrics.cancelled(kind, reason.name());
             }
             drop(grant);
+            if !heavy && took >= TRIM_AFTER {
+                crate::heavy::release_free_memory();
+            }
             result
         };
         if heavy {

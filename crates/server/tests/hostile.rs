@@ -21,6 +21,15 @@ fn example_sources() -> Vec<Value> {
         .collect()
 }
 
+/// The example world with its island scope resized to `sites` sites (see
+/// `example::resized_island`), as request sources.
+fn resized_sources(sites: u32, guarantees: &[String]) -> Vec<Value> {
+    mangekyo_island::example::resized_island(sites, guarantees, "harbor, beach")
+        .into_iter()
+        .map(|(name, text)| json!({ "name": name, "text": text }))
+        .collect()
+}
+
 fn addr(server: &TestServer) -> String {
     server.base.trim_start_matches("http://").to_owned()
 }
@@ -132,21 +141,7 @@ async fn a_million_sites_are_refused_before_any_generation() {
         ..Limits::default()
     };
     let server = TestServer::start_with(&db, limits).await;
-    let mut sources = example_sources();
-    let scopes = sources
-        .iter_mut()
-        .find(|s| s["name"].as_str().unwrap().ends_with("scopes.yaml"))
-        .unwrap();
-    let text = scopes["text"]
-        .as_str()
-        .unwrap()
-        .replace(
-            "site_count: { min: 18, max: 24 }",
-            "site_count: { min: 1000000, max: 1000000 }",
-        )
-        .replace("max_sites_per_type: 3", "max_sites_per_type: 1000000");
-    assert!(text.contains("min: 1000000"));
-    scopes["text"] = json!(text);
+    let sources = resized_sources(1_000_000, &["{ type: harbor, count: 1 }".to_owned()]);
     let body = json!({ "sources": sources, "seed": "1" });
     let started = Instant::now();
     let r = server.post_json("/v1/islands", &body).await;
@@ -179,25 +174,10 @@ async fn thousands_of_guarantees_are_refused_by_the_cost_budget() {
         ..Limits::default()
     };
     let server = TestServer::start_with(&db, limits).await;
-    let mut sources = example_sources();
-    let scopes = sources
-        .iter_mut()
-        .find(|s| s["name"].as_str().unwrap().ends_with("scopes.yaml"))
-        .unwrap();
-    let one =
-        "      - { type: summit, count: 1, order_by: { axis: elevation, prefer: highest } }\n";
-    let many = "      - { type: scrub, count: 1 }\n".repeat(9_990);
-    let text = scopes["text"]
-        .as_str()
-        .unwrap()
-        .replacen(one, &many, 1)
-        .replace(
-            "site_count: { min: 18, max: 24 }",
-            "site_count: { min: 10000, max: 10000 }",
-        )
-        .replace("max_sites_per_type: 3", "max_sites_per_type: 10000");
-    assert!(text.contains("min: 10000") && text.len() > 300_000);
-    scopes["text"] = json!(text);
+    // A start type guaranteed, then 9,989 more.
+    let mut many = vec!["{ type: harbor, count: 1 }".to_owned()];
+    many.extend(vec!["{ type: scrub, count: 1 }".to_owned(); 9_989]);
+    let sources = resized_sources(10_000, &many);
     let body = json!({ "sources": sources, "seed": "1" });
     let started = Instant::now();
     let r = server.post_json("/v1/islands", &body).await;

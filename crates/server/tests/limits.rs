@@ -203,17 +203,19 @@ async fn responses_are_compressed_and_cross_origin() {
     server.stop().await;
 }
 
-/// Tiers heavier than the tier cache keeps (issue 38): creating such a
-/// planet is refused by name, and one created elsewhere (a replica with a
-/// larger cache) is still kept, alone, so its status stays `ready` and
+/// Tiers heavier than the tier cap allows (issue 38): creating a planet
+/// whose tier, or its computation's working memory, would not fit is
+/// refused by name; one created elsewhere (a replica with a larger cap) is
+/// still computed, alone, and kept alone, so its status stays `ready` and
 /// its chunks answer 200 every time instead of reloading the tier.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tiers_larger_than_the_cache_are_refused_or_kept_alone() {
     use mangekyo_planet::tier::CoarseTier;
     use mangekyo_planet::{PlanetParams, Version};
     let db = TestDb::new(Backend::Sqlite).await;
-    // The tier of small_params_v4 (graph_n 32) weighs ~170 KiB.
-    let cap = 64 << 10;
+    // The computation of small_params_v4's tier (graph_n 32, ~170 KiB)
+    // holds about 2 MiB: more than the 768 KiB working share of this cap.
+    let cap = 1 << 20;
     let limits = Limits {
         tier_cache_bytes: cap,
         ..Limits::default()
@@ -239,17 +241,21 @@ async fn tiers_larger_than_the_cache_are_refused_or_kept_alone() {
         .split_whitespace()
         .find_map(|w| w.parse().ok())
         .unwrap_or_else(|| panic!("{expected}"));
-    let weight = |n| CoarseTier::estimated_heap_bytes(Version::DEFAULT, n) + 64;
-    assert!(
-        weight(fits) <= cap && weight(fits + 1) > cap * 97 / 100,
-        "{fits}"
-    );
+    let fit = |n| {
+        CoarseTier::estimated_heap_bytes(Version::DEFAULT, n) + 64 <= cap * 97 / 100
+            && CoarseTier::estimated_work_bytes(Version::DEFAULT, n) <= cap / 4 * 3
+    };
+    assert!(fit(fits) && !fit(fits + 1), "{fits}");
     let small =
         serde_json::json!({ "seed": 1, "radius": 400_000.0, "pixel_size": 50.0, "graph_n": fits });
     server.create_planet("small", small).await;
 
-    // Stored by a replica with a larger cache.
-    let params = PlanetParams::from_new_json(common::small_params_v4(2)).unwrap();
+    // Stored by a replica with a larger cache: a tier heavier than this
+    // whole cache (~1.8 MiB).
+    let mut big = common::small_params_v4(2);
+    big["graph_n"] = serde_json::json!(96);
+    let params = PlanetParams::from_new_json(big).unwrap();
+    assert!(CoarseTier::estimated_heap_bytes(params.generator_version, 96) > cap);
     assert!(params.generator_version.has_plates());
     let record = state
         .store

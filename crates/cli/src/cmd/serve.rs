@@ -29,10 +29,13 @@ pub(crate) struct Args {
     /// Memory for generated responses, in MiB.
     #[arg(long, default_value_t = 256)]
     cache_mib: u64,
-    /// Memory for planets' coarse tiers, in MiB. A tier weighs up to 27
-    /// bytes per cell of its graph (6·graph_n² cells): 27 MiB at the
-    /// default graph_n 408, 163 MiB at the largest, 1024; creating a
-    /// planet whose tier would not fit is refused (400 naming graph_n).
+    /// Memory for planets' coarse tiers, kept and being computed, in MiB.
+    /// A tier weighs up to 27 bytes per cell of its graph (6·graph_n²
+    /// cells) and its computation holds about ten times that: 27 and 268
+    /// MiB at the default graph_n 408, 163 and 1,666 MiB at the largest,
+    /// 1024. Computations may hold three quarters of this; creating a
+    /// planet whose tier or computation would not fit is refused (400
+    /// naming graph_n).
     #[arg(long, default_value_t = 512)]
     tier_cache_mib: u64,
     /// Coarse tiers computed at once; the others wait, the ones requests
@@ -126,6 +129,8 @@ fn read_tokens(file: Option<&std::path::Path>) -> anyhow::Result<Tokens> {
 
 /// Runs the subcommand until Ctrl-C or SIGTERM.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
+    // Before any thread starts (see the function).
+    mangekyo_server::limit_malloc_arenas();
     init_logging();
     let db = DbUrl::parse(&args.db)?;
     let defaults = Limits::default();

@@ -339,7 +339,16 @@ impl Stages {
                         geo,
                     );
                     let land = std::mem::take(&mut scratch.land);
-                    terrain::heights_v2(backend, detail, pos, &land, &geo.uplift, scratch, height);
+                    terrain::heights_v2(
+                        backend,
+                        detail,
+                        pos,
+                        &land,
+                        &geo.uplift,
+                        self.pipeline.coast,
+                        scratch,
+                        height,
+                    );
                     scratch.land = land;
                 }
                 // Built with the stages: plates exist for Relief::Plates.

@@ -87,6 +87,18 @@ pub struct ClimateTier {
 /// lakes and river segments (measured: about 1 on default planets).
 pub const RIVER_BYTES_PER_NODE: u64 = 4;
 
+/// Working bytes per node, per climate cell, and fixed, that a tier's
+/// computation holds beyond the tier it keeps, by layout (see
+/// [`CoarseTier::estimated_work_bytes`]). Measured peaks, the tier
+/// included (`tests/tier_work_memory.rs` with
+/// `MANGEKYO_TIER_MEMORY_N=408,1024`, release): plates 20–23 bytes a node
+/// (the sampled rows); water 211–214 (the mesh's neighbours and areas, the
+/// erosion's f64 fields, the routing's queue, which grows with the sea's
+/// share); with the climate 240–248. The estimates are 1.15–1.31× those.
+const WORK_PLATES: (u64, u64, u64) = (16, 0, 0);
+const WORK_WATER: (u64, u64, u64) = (250, 0, 0);
+const WORK_CLIMATE: (u64, u64, u64) = (250, 40, 0);
+
 /// The water of a version-3 tier.
 #[derive(Clone, Debug)]
 pub struct HydroFields {
@@ -404,6 +416,28 @@ impl CoarseTier {
             TierLayout::Water => plates + water,
             TierLayout::Climate => plates + water + climate,
         }
+    }
+
+    /// An upper bound of the heap a computation of the tier of `version`
+    /// with `n` cells per face edge holds at its peak, the tier it keeps
+    /// included, so a service can run only as many computations as its
+    /// memory holds and refuse a `graph_n` it never could. The factors are
+    /// the peaks measured per node (`tests/tier_work_memory.rs`, which
+    /// checks the bound and that it stays within 1.5× of the peak) with a
+    /// margin: the mesh, the erosion's f64 fields and the climate's passes
+    /// dominate. 0 for a version without a tier.
+    pub fn estimated_work_bytes(version: crate::Version, n: u32) -> u64 {
+        let nodes = 6 * u64::from(n) * u64::from(n);
+        let cn = u64::from(crate::atmosphere::fields::climate_n(n));
+        let cells = 6 * cn * cn;
+        let kept = CoarseTier::estimated_heap_bytes(version, n);
+        let (per_node, per_cell, fixed) = match version.tier_layout() {
+            TierLayout::None => return 0,
+            TierLayout::Plates => WORK_PLATES,
+            TierLayout::Water => WORK_WATER,
+            TierLayout::Climate => WORK_CLIMATE,
+        };
+        kept + nodes * per_node + cells * per_cell + fixed
     }
 
     /// The sample spacing of a tier of `n` cells per face edge, metres: a

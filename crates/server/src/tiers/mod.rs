@@ -5,10 +5,17 @@
 //!
 //! Memory: the tiers live here only (requests borrow one for as long as
 //! they sample, the cached planet functions never hold one), in one cache
-//! shard of `tier_cache_bytes`, so any tier up to [`Tiers::largest`] is
-//! kept; a larger one (a planet created where the cap is higher) is kept
-//! alone in a slot of its own, the most recent such tier. Live tier memory
-//! is at most the cap plus that one tier.
+//! shard of `tier_cache_bytes`, the tier cap. Computing a tier holds about
+//! nine times the tier it keeps (`CoarseTier::estimated_work_bytes`), and
+//! that working memory counts against the same cap: running computations
+//! may hold up to three quarters of it together (`schedule.rs` starts the
+//! next only when its work fits), and the cache shrinks by what they hold
+//! while they run, evicting the least recently used tiers. So kept tiers
+//! and working memory together stay under the cap, and a planet whose
+//! computation alone would not fit is refused at creation
+//! ([`Tiers::check_fits`]). A tier from elsewhere heavier than the cache
+//! keeps (a planet created where the cap is higher) is computed alone and
+//! kept alone in a slot of its own, the most recent such tier.
 //!
 //! The tier is a cache of a pure function: whichever replica computes or
 //! loads it, it is the same bytes (its blob carries its own hash, checked
@@ -23,9 +30,10 @@
 //! the waiting list, or stops at its next row if running, and nothing of
 //! it is kept or stored.
 
+mod deleted;
 mod schedule;
 
-use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -43,11 +51,8 @@ use utoipa::ToSchema;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::planets::LoadedPlanet;
+use deleted::Deleted;
 use schedule::{Schedule, Ticket};
-
-/// Deleted planet ids remembered, so that a request that read a planet
-/// just before its deletion does not start its tier again.
-const DELETED_REMEMBERED: usize = 4096;
 
 /// Longest `Retry-After` advised, seconds.
 const MAX_RETRY_AFTER_S: u64 = 60;
@@ -55,6 +60,13 @@ const MAX_RETRY_AFTER_S: u64 = 60;
 /// Share of the cache's bytes one entry may take (quick_cache refuses an
 /// entry heavier than its hot region; its default share).
 const HOT_ALLOCATION: f64 = 0.97;
+
+/// Share of the tier cap that running computations may hold together
+/// (`CoarseTier::estimated_work_bytes` each): the cache shrinks by what
+/// they hold, so kept tiers and working memory together stay under the
+/// cap, and the rest of it keeps the most used tiers while they run.
+const WORK_SHARE: u64 = 3;
+const WORK_SHARE_OF: u64 = 4;
 
 #[derive(Debug, Clone)]
 struct TierWeight;
@@ -135,7 +147,13 @@ pub(crate) struct Tiers(Arc<Shared>);
 /// What the background work shares with [`Tiers`].
 #[derive(Debug)]
 struct Shared {
-    memory: Cache<u64, (Arc<CoarseTier>, Origin), TierWeight>,
+    /// The kept tiers; its capacity is the cap less what running
+    /// computations hold.
+    memory: Arc<Cache<u64, (Arc<CoarseTier>, Origin), TierWeight>>,
+    /// The tier cap: kept tiers and working memory together, bytes.
+    capacity: u64,
+    /// Bytes running computations may hold together.
+    work_budget: u64,
     /// Weight of the heaviest entry `memory` keeps.
     largest: u64,
     /// The most recent tier heavier than `largest`: kept alone, so a planet
@@ -158,10 +176,7 @@ struct Shared {
 #[derive(Debug, Default)]
 struct Runs {
     by_key: BTreeMap<u64, Run>,
-    /// Deleted planet ids, oldest first, at most [`DELETED_REMEMBERED`]
-    /// (ids are never reused).
-    deleted: VecDeque<i64>,
-    deleted_set: BTreeSet<i64>,
+    deleted: Deleted,
 }
 
 /// One tier being loaded or computed.
@@ -204,17 +219,27 @@ impl Tiers {
             .shards(1)
             .build()
             .unwrap_or_else(|e| unreachable!("complete cache options: {e:?}"));
+        let memory = Arc::new(Cache::with_options(
+            options,
+            TierWeight,
+            quick_cache::DefaultHashBuilder::default(),
+            quick_cache::sync::DefaultLifecycle::default(),
+        ));
+        let work_budget = Self::work_budget(capacity);
+        // Working memory comes out of the cache's room (least recently
+        // used tiers leave first) and goes back when the work ends.
+        let cache = Arc::clone(&memory);
+        let schedule = Schedule::new(computes, work_budget, move |held| {
+            cache.set_capacity(capacity.saturating_sub(held).max(1));
+        });
         Tiers(Arc::new(Shared {
-            memory: Cache::with_options(
-                options,
-                TierWeight,
-                quick_cache::DefaultHashBuilder::default(),
-                quick_cache::sync::DefaultLifecycle::default(),
-            ),
+            memory,
+            capacity,
+            work_budget,
             largest: Self::largest_entry(capacity),
             oversized: Mutex::new(None),
             running: Mutex::new(Runs::default()),
-            schedule: Schedule::new(computes),
+            schedule,
             closed: Arc::new(AtomicBool::new(false)),
             noted: Mutex::new(HashSet::new()),
             metrics,
@@ -226,38 +251,40 @@ impl Tiers {
         ((capacity as f64 * HOT_ALLOCATION) as u64).max(1)
     }
 
-    /// Bytes of the largest tier the cache keeps (larger ones are refused
-    /// at creation, see [`Tiers::check_fits`]).
-    pub(crate) fn largest(&self) -> u64 {
-        self.0.largest
+    /// Bytes computations may hold together under a cap of `capacity`.
+    fn work_budget(capacity: u64) -> u64 {
+        capacity / WORK_SHARE_OF * WORK_SHARE
     }
 
-    /// Refuses parameters whose coarse tier would not fit in this
-    /// replica's tier cache, naming `graph_n`, the memory it needs and the
-    /// largest `graph_n` that fits.
+    /// Refuses parameters whose coarse tier, or its computation's
+    /// working memory, would not fit in this replica's tier cap, naming
+    /// `graph_n`, the memory it needs and the largest `graph_n` that fits.
     pub(crate) fn check_fits(&self, params: &PlanetParams) -> Result<(), ApiError> {
-        if !params.generator_version.has_plates() {
+        let version = params.generator_version;
+        if !version.has_plates() {
             return Ok(());
         }
-        let largest = self.largest();
-        let needs = CoarseTier::estimated_heap_bytes(params.generator_version, params.graph_n);
-        if needs + ENTRY_OVERHEAD <= largest {
+        let shared = &self.0;
+        let fits = |n: u32| {
+            CoarseTier::estimated_heap_bytes(version, n) + ENTRY_OVERHEAD <= shared.largest
+                && CoarseTier::estimated_work_bytes(version, n) <= shared.work_budget
+        };
+        if fits(params.graph_n) {
             return Ok(());
         }
-        let fits = GRAPH_N_RANGE.clone().rev().find(|&n| {
-            CoarseTier::estimated_heap_bytes(params.generator_version, n) + ENTRY_OVERHEAD
-                <= largest
-        });
         let mib = |b: u64| b.div_ceil(1 << 20);
         let message = format!(
-            "graph_n {} makes a coarse tier of about {} MiB, more than this server's tier cache keeps \
-             ({} MiB of tier_cache_bytes {} MiB; the operator sets it with --tier-cache-mib)",
+            "graph_n {} makes a coarse tier of about {} MiB, whose computation holds about {} MiB \
+             at its peak: more than this server's tier memory allows (computations may hold {} MiB \
+             of the {} MiB tier cap, the rest keeps tiers; the operator sets it with \
+             --tier-cache-mib)",
             params.graph_n,
-            mib(needs),
-            largest >> 20,
-            mib(self.0.memory.capacity())
+            mib(CoarseTier::estimated_heap_bytes(version, params.graph_n)),
+            mib(CoarseTier::estimated_work_bytes(version, params.graph_n)),
+            shared.work_budget >> 20,
+            shared.capacity >> 20,
         );
-        let expected = match fits {
+        let expected = match GRAPH_N_RANGE.clone().rev().find(|&n| fits(n)) {
             Some(n) => format!("graph_n at most {n} on this server"),
             None => {
                 "a version without a coarse tier (this server's tier cache is too small for any)"
@@ -420,14 +447,7 @@ impl Tiers {
         let mut cancelled = Vec::new();
         {
             let mut runs = shared.lock();
-            if runs.deleted_set.insert(id) {
-                runs.deleted.push_back(id);
-                if runs.deleted.len() > DELETED_REMEMBERED
-                    && let Some(oldest) = runs.deleted.pop_front()
-                {
-                    runs.deleted_set.remove(&oldest);
-                }
-            }
+            runs.deleted.insert(id);
             // Flagged and withdrawn under the lock: a request arriving
             // after this finds no run and starts a fresh one.
             runs.by_key.retain(|&key, run| {
@@ -548,7 +568,7 @@ impl Shared {
         let client = crate::fair::current();
         let demanded = ask == Ask::Needed;
         let mut runs = self.lock();
-        if runs.deleted_set.contains(&id) {
+        if runs.deleted.contains(id) {
             return Err(crate::planets::no_planet(id));
         }
         if let Some(run) = runs.by_key.get_mut(&key) {
@@ -565,7 +585,10 @@ impl Shared {
             rows,
         };
         let (tx, rx) = watch::channel(start.clone());
-        let ticket = self.schedule.enter(client, demanded);
+        let work = planet.params().map_or(0, |p| {
+            CoarseTier::estimated_work_bytes(p.generator_version, p.graph_n)
+        });
+        let ticket = self.schedule.enter(client, demanded, work);
         let run_id = ticket.id();
         let cancelled = Arc::new(AtomicBool::new(false));
         runs.by_key.insert(
@@ -916,6 +939,43 @@ mod tests {
         }
     }
 
+    /// Issue 38: working memory comes out of the tier cache's room while
+    /// a computation holds it, and goes back when it ends; a `graph_n`
+    /// whose computation could never fit is refused by name.
+    #[tokio::test]
+    async fn computations_hold_their_memory_out_of_the_cap() {
+        let cap: u64 = 512 << 20;
+        let tiers = Tiers::new(cap, 2, Arc::new(Metrics::new()));
+        let budget = Tiers::work_budget(cap);
+        assert_eq!(budget, 384 << 20);
+        let work = 100 << 20;
+        let running = tiers.0.schedule.enter(Client::named("a"), false, work);
+        assert!(running.turn().await);
+        assert_eq!(tiers.0.memory.capacity(), cap - work);
+        drop(running);
+        assert_eq!(tiers.0.memory.capacity(), cap);
+        let params = |graph_n| PlanetParams {
+            graph_n,
+            ..PlanetParams::default()
+        };
+        tiers
+            .check_fits(&params(mangekyo_planet::DEFAULT_GRAPH_N))
+            .unwrap();
+        let largest = GRAPH_N_RANGE
+            .clone()
+            .rev()
+            .find(|&n| CoarseTier::estimated_work_bytes(Version::DEFAULT, n) <= budget)
+            .unwrap();
+        tiers.check_fits(&params(largest)).unwrap();
+        let refused = tiers.check_fits(&params(largest + 1)).unwrap_err();
+        assert_eq!(refused.status.as_u16(), 400);
+        let text = format!("{refused:?}");
+        assert!(
+            text.contains("params.graph_n") && text.contains(&format!("graph_n at most {largest}")),
+            "{text}"
+        );
+    }
+
     #[test]
     fn retry_after_follows_the_work_left() {
         let half = Progress::Computing {
@@ -976,7 +1036,7 @@ mod tests {
             made.push(planets.remember(record));
         }
         // Another computation holds the only slot.
-        let held = tiers.0.schedule.enter(Client::named("other"), false);
+        let held = tiers.0.schedule.enter(Client::named("other"), false, 0);
         assert!(held.turn().await);
         let run = || {
             tiers

@@ -10,6 +10,15 @@
 //!    so one client's twenty `POST`s do not hold up another's one;
 //! 3. arrival: then the older ticket.
 //!
+//! Besides slots, computations hold memory: each declares the bytes its
+//! work needs at its peak (`CoarseTier::estimated_work_bytes`), and the
+//! next in order starts only when those fit beside the running ones'
+//! in the memory budget (alone, it always starts: a planet whose work
+//! could never fit is refused at creation). The next in order waits
+//! rather than let a smaller one pass it, so a large tier is never
+//! starved by a stream of small ones. Every change of the bytes held is
+//! reported (`on_reserved`), so the tier cache can shrink to make room.
+//!
 //! A computation's time is charged to the clients that asked for it,
 //! shared equally. A ticket is entered while its tier is still being
 //! looked for in the store (that needs no slot), then asks for its turn;
@@ -37,9 +46,19 @@ pub(crate) const HALF_LIFE: Duration = Duration::from_secs(60);
 
 /// Tier computations at once, and the order of those waiting (see the
 /// module).
-#[derive(Debug)]
 pub(crate) struct Schedule {
     state: Mutex<State>,
+    /// Told the bytes running computations hold, under the state's lock
+    /// (so reports arrive in order), after every change.
+    on_reserved: Box<dyn Fn(u64) + Send + Sync>,
+}
+
+impl std::fmt::Debug for Schedule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Schedule")
+            .field("state", &self.state)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A computation's place in the schedule; dropping it leaves the schedule
@@ -53,6 +72,10 @@ pub(crate) struct Ticket {
 #[derive(Debug)]
 struct State {
     free: usize,
+    /// Bytes the running computations may hold together.
+    budget: u64,
+    /// Bytes the running computations hold.
+    reserved: u64,
     next_ticket: u64,
     entries: BTreeMap<u64, Entry>,
     usage: BTreeMap<Client, Usage>,
@@ -64,6 +87,8 @@ struct Entry {
     clients: BTreeSet<Client>,
     /// When a request last asked for it (a `POST` starting it is none).
     demanded: Option<Instant>,
+    /// Bytes its work holds at its peak.
+    work: u64,
     stage: Stage,
 }
 
@@ -92,17 +117,20 @@ impl Usage {
 }
 
 impl State {
-    fn new(slots: usize) -> State {
+    fn new(slots: usize, budget: u64) -> State {
         State {
             free: slots.max(1),
+            budget,
+            reserved: 0,
             next_ticket: 0,
             entries: BTreeMap::new(),
             usage: BTreeMap::new(),
         }
     }
 
-    /// A new entry for `client`, demanded now or not.
-    fn enter(&mut self, client: Client, demanded: bool, now: Instant) -> u64 {
+    /// A new entry for `client`, demanded now or not, whose work holds
+    /// `work` bytes.
+    fn enter(&mut self, client: Client, demanded: bool, work: u64, now: Instant) -> u64 {
         let id = self.next_ticket;
         self.next_ticket += 1;
         self.entries.insert(
@@ -110,6 +138,7 @@ impl State {
             Entry {
                 clients: BTreeSet::from([client]),
                 demanded: demanded.then_some(now),
+                work,
                 stage: Stage::Entered,
             },
         );
@@ -165,19 +194,25 @@ impl State {
             .map(|(_, _, id)| id)
     }
 
-    /// Hands free slots to waiting entries, in order.
+    /// Hands free slots to waiting entries, in order, while the next one's
+    /// memory fits (or nothing runs).
     fn dispatch(&mut self, now: Instant) {
         while self.free > 0 {
             let Some(id) = self.next(now) else { break };
             let Some(entry) = self.entries.get_mut(&id) else {
                 break;
             };
+            if self.reserved > 0 && self.reserved.saturating_add(entry.work) > self.budget {
+                // It waits for memory; nothing smaller passes it.
+                break;
+            }
             let Stage::Waiting(turn) = std::mem::replace(&mut entry.stage, Stage::Running(now))
             else {
                 unreachable!("next picks a waiting entry")
             };
             if turn.send(()).is_ok() {
                 self.free -= 1;
+                self.reserved = self.reserved.saturating_add(entry.work);
             } else {
                 // Its waiter went away: it leaves.
                 self.entries.remove(&id);
@@ -218,6 +253,7 @@ impl State {
                 self.usage.insert(client, Usage { used, at: now });
             }
             self.free += 1;
+            self.reserved = self.reserved.saturating_sub(entry.work);
             self.dispatch(now);
         }
         // Only recent clients are remembered.
@@ -228,11 +264,30 @@ impl State {
 }
 
 impl Schedule {
-    /// `slots` computations at once (at least one).
-    pub(crate) fn new(slots: usize) -> Arc<Schedule> {
+    /// `slots` computations at once (at least one), holding at most
+    /// `budget` bytes together (but one alone may hold more), each change
+    /// of the bytes they hold told to `on_reserved`.
+    pub(crate) fn new(
+        slots: usize,
+        budget: u64,
+        on_reserved: impl Fn(u64) + Send + Sync + 'static,
+    ) -> Arc<Schedule> {
         Arc::new(Schedule {
-            state: Mutex::new(State::new(slots)),
+            state: Mutex::new(State::new(slots, budget)),
+            on_reserved: Box::new(on_reserved),
         })
+    }
+
+    /// Runs `change` on the state, then reports the bytes held if it
+    /// moved them.
+    fn update<T>(&self, change: impl FnOnce(&mut State) -> T) -> T {
+        let mut state = self.lock();
+        let before = state.reserved;
+        let out = change(&mut state);
+        if state.reserved != before {
+            (self.on_reserved)(state.reserved);
+        }
+        out
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -242,10 +297,10 @@ impl Schedule {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// A ticket for a computation `client` started; `demanded`: a request
-    /// needs it now (not a `POST`).
-    pub(crate) fn enter(self: &Arc<Self>, client: Client, demanded: bool) -> Ticket {
-        let id = self.lock().enter(client, demanded, Instant::now());
+    /// A ticket for a computation `client` started, whose work holds
+    /// `work` bytes; `demanded`: a request needs it now (not a `POST`).
+    pub(crate) fn enter(self: &Arc<Self>, client: Client, demanded: bool, work: u64) -> Ticket {
+        let id = self.lock().enter(client, demanded, work, Instant::now());
         Ticket {
             schedule: Arc::clone(self),
             id,
@@ -290,14 +345,15 @@ impl Ticket {
     /// ticket was withdrawn instead.
     pub(crate) async fn turn(&self) -> bool {
         let (tx, rx) = oneshot::channel();
-        self.schedule.lock().wait(self.id, tx, Instant::now());
+        self.schedule
+            .update(|s| s.wait(self.id, tx, Instant::now()));
         rx.await.is_ok()
     }
 }
 
 impl Drop for Ticket {
     fn drop(&mut self) {
-        self.schedule.lock().leave(self.id, Instant::now());
+        self.schedule.update(|s| s.leave(self.id, Instant::now()));
     }
 }
 
@@ -317,7 +373,7 @@ mod tests {
         fn new(holder: &str) -> (Fixture, u64) {
             let t0 = Instant::now();
             let mut f = Fixture {
-                state: State::new(1),
+                state: State::new(1, u64::MAX),
                 t0,
                 turns: BTreeMap::new(),
             };
@@ -332,8 +388,13 @@ mod tests {
 
         /// An entry of `client`, entered and waiting at second `s`.
         fn waiting(&mut self, client: &str, demanded: bool, s: u64) -> u64 {
+            self.waiting_for(client, demanded, s, 0)
+        }
+
+        /// [`Fixture::waiting`] for work of `work` bytes.
+        fn waiting_for(&mut self, client: &str, demanded: bool, s: u64, work: u64) -> u64 {
             let now = self.at(s);
-            let id = self.state.enter(Client::named(client), demanded, now);
+            let id = self.state.enter(Client::named(client), demanded, work, now);
             let (tx, rx) = oneshot::channel();
             self.turns.insert(id, rx);
             self.state.wait(id, tx, now);
@@ -416,9 +477,9 @@ mod tests {
     fn running_time_counts_before_it_ends_and_is_shared() {
         let t0 = Instant::now();
         let at = |s| t0 + Duration::from_secs(s);
-        let mut s = State::new(2);
+        let mut s = State::new(2, u64::MAX);
         let (a, b) = (Client::named("a"), Client::named("b"));
-        let run = s.enter(a.clone(), false, at(0));
+        let run = s.enter(a.clone(), false, 0, at(0));
         let (tx, _rx) = oneshot::channel();
         s.wait(run, tx, at(0));
         s.ask(run, b.clone(), false, at(0));
@@ -461,15 +522,15 @@ mod tests {
 
     #[tokio::test]
     async fn tickets_wait_for_slots_and_hand_them_on() {
-        let schedule = Schedule::new(1);
-        let first = schedule.enter(Client::named("a"), false);
+        let schedule = Schedule::new(1, u64::MAX, |_| {});
+        let first = schedule.enter(Client::named("a"), false, 0);
         assert!(first.turn().await);
-        let second = schedule.enter(Client::named("a"), false);
+        let second = schedule.enter(Client::named("a"), false, 0);
         let waiter = tokio::spawn(async move { (second.turn().await, second) });
         while schedule.counts() != (1, 1) {
             tokio::task::yield_now().await;
         }
-        let third = schedule.enter(Client::named("b"), false);
+        let third = schedule.enter(Client::named("b"), false, 0);
         let third_id = third.id();
         let withdrawn = tokio::spawn(async move { third.turn().await });
         while schedule.counts() != (1, 2) {
@@ -484,5 +545,54 @@ mod tests {
         drop(second);
         assert_eq!(schedule.counts(), (0, 0));
         assert_eq!(schedule.lock().free, 1, "the slot is free again, not lost");
+    }
+
+    /// Fixture with `slots` slots and a memory budget of `budget` bytes.
+    fn with_budget(slots: usize, budget: u64) -> Fixture {
+        Fixture {
+            state: State::new(slots, budget),
+            t0: Instant::now(),
+            turns: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn the_next_waits_until_its_memory_fits_and_nothing_smaller_passes_it() {
+        let mut f = with_budget(3, 100);
+        let a = f.waiting_for("a", false, 0, 60);
+        let b = f.waiting_for("b", false, 1, 60);
+        let c = f.waiting_for("c", false, 2, 10);
+        // Slots are free, but b's 60 do not fit beside a's, and c, though
+        // it would fit, is behind b.
+        assert_eq!(f.started(), vec![a]);
+        assert_eq!(f.state.reserved, 60);
+        assert_eq!(f.end(a, 3), vec![b, c], "both fit once a is done");
+        assert_eq!(f.state.reserved, 70);
+        f.end(b, 4);
+        f.end(c, 4);
+        assert_eq!((f.state.reserved, f.state.free), (0, 3));
+    }
+
+    #[test]
+    fn work_over_the_budget_runs_alone() {
+        let mut f = with_budget(2, 100);
+        let big = f.waiting_for("a", false, 0, 150);
+        let small = f.waiting_for("b", false, 1, 10);
+        assert_eq!(f.started(), vec![big], "alone, it runs");
+        assert_eq!(f.end(big, 2), vec![small]);
+    }
+
+    #[tokio::test]
+    async fn the_bytes_held_are_reported_as_they_change() {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&seen);
+        let schedule = Schedule::new(2, 100, move |b| log.lock().unwrap().push(b));
+        let first = schedule.enter(Client::named("a"), false, 30);
+        let second = schedule.enter(Client::named("b"), false, 50);
+        assert!(first.turn().await);
+        assert!(second.turn().await);
+        drop(first);
+        drop(second);
+        assert_eq!(*seen.lock().unwrap(), vec![30, 80, 50, 0]);
     }
 }

@@ -1,0 +1,129 @@
+//! Coasts without a cliff in the height function (issue 35): where the
+//! next version's ground crosses sea level, the samples on either side
+//! differ by about what the local slope gives, not by the 60 m step that
+//! versions 2–4 put at every coast (frozen with them, and measured here so
+//! the test is shown to tell the two apart).
+//!
+//! Coasts are found along great-circle transects sampled at 1 km and then
+//! bisected, on the same function (the octaves of a 96 m spacing), down to
+//! a pair of samples under 96 m apart across the waterline.
+
+use mangekyo_planet::geo::fibonacci_sphere;
+use mangekyo_planet::{Dir, Layers, Planet, PlanetParams, Version};
+
+/// The spacing whose octaves every sample keeps, metres.
+const SPACING_M: f64 = 96.0;
+
+fn unit(v: [f64; 3]) -> Dir {
+    let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    [v[0] / n, v[1] / n, v[2] / n]
+}
+
+/// The point `metres` along the great circle from `start` in direction
+/// `tangent` (a unit vector perpendicular to `start`).
+fn along(start: Dir, tangent: Dir, metres: f64, radius: f64) -> Dir {
+    let a = metres / radius;
+    let (s, c) = (libm::sin(a), libm::cos(a));
+    unit([
+        start[0] * c + tangent[0] * s,
+        start[1] * c + tangent[1] * s,
+        start[2] * c + tangent[2] * s,
+    ])
+}
+
+fn height(planet: &Planet, d: Dir) -> f32 {
+    planet
+        .sample_dirs(&[d], SPACING_M, Layers::HEIGHT)
+        .unwrap()
+        .height[0]
+}
+
+/// |land − sea| height across each waterline the transects cross, metres.
+fn coast_steps(version: Version) -> Vec<f32> {
+    let params = PlanetParams {
+        seed: 42,
+        graph_n: 48,
+        generator_version: version,
+        ..PlanetParams::default()
+    };
+    let radius = params.radius;
+    let planet = Planet::new(params).unwrap();
+    let mut steps = Vec::new();
+    for start in fibonacci_sphere(96) {
+        // A tangent: the start crossed with an axis it is not near.
+        let axis = if start[2].abs() < 0.9 {
+            [0.0, 0.0, 1.0]
+        } else {
+            [1.0, 0.0, 0.0]
+        };
+        let tangent = unit([
+            start[1] * axis[2] - start[2] * axis[1],
+            start[2] * axis[0] - start[0] * axis[2],
+            start[0] * axis[1] - start[1] * axis[0],
+        ]);
+        let dirs: Vec<Dir> = (0..1500)
+            .map(|k| along(start, tangent, 1000.0 * k as f64, radius))
+            .collect();
+        let h = planet
+            .sample_dirs(&dirs, SPACING_M, Layers::HEIGHT)
+            .unwrap()
+            .height;
+        for k in 1..h.len() {
+            if (h[k - 1] < 0.0) == (h[k] < 0.0) {
+                continue;
+            }
+            let (mut a, mut b) = (1000.0 * (k - 1) as f64, 1000.0 * k as f64);
+            let (mut ha, mut hb) = (h[k - 1], h[k]);
+            while b - a > SPACING_M {
+                let m = 0.5 * (a + b);
+                let hm = height(&planet, along(start, tangent, m, radius));
+                if (hm < 0.0) == (ha < 0.0) {
+                    (a, ha) = (m, hm);
+                } else {
+                    (b, hb) = (m, hm);
+                }
+            }
+            steps.push((ha - hb).abs());
+        }
+    }
+    steps.sort_by(f32::total_cmp);
+    steps
+}
+
+fn quantile(sorted: &[f32], q: f64) -> f32 {
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+/// Share of crossings whose samples differ by [`CLIFF_M`] or more.
+fn cliffs(steps: &[f32]) -> f64 {
+    steps.iter().filter(|&&s| s >= CLIFF_M).count() as f64 / steps.len() as f64
+}
+
+/// A step no slope gives across 96 m on a coast (18°), metres.
+const CLIFF_M: f32 = 30.0;
+
+#[test]
+fn coasts_have_no_step_in_the_next_version() {
+    let next = coast_steps(Version::Next);
+    let frozen = coast_steps(Version::V4);
+    let show = |s: &[f32]| {
+        format!(
+            "{} crossings, {:.0} % of {CLIFF_M} m or more, median {:.1} m, 90 % {:.1} m, largest {:.1} m",
+            s.len(),
+            100.0 * cliffs(s),
+            quantile(s, 0.5),
+            quantile(s, 0.9),
+            s[s.len() - 1]
+        )
+    };
+    eprintln!("next: {}\nversion 4: {}", show(&next), show(&frozen));
+    assert!(
+        next.len() >= 50 && frozen.len() >= 50,
+        "too few coasts crossed"
+    );
+    // Version 4: the 60 m step wherever the land field itself crosses
+    // zero (elsewhere the eroded ground or a river meets the sea).
+    assert!(cliffs(&frozen) > 0.1, "version 4: {}", show(&frozen));
+    // Next: only plate-boundary walls remain (issue 35's next item).
+    assert!(cliffs(&next) < 0.03, "next: {}", show(&next));
+}
