@@ -211,7 +211,8 @@ fn bench_chunks(c: &mut criterion::Criterion) {
     }
 }
 
-/// A version-4 chunk (all layers: version 3's and the climate read off
+/// A next-version chunk (version 4's stages with issue 35's: joined
+/// plate boundaries, the shore strip's extra samples), a version-4 chunk (all layers: version 3's and the climate read off
 /// the tier, with blended biomes) and a version-3 chunk (the tectonic
 /// surface, the erosion's change interpolated from the coarse tier, rivers
 /// and lakes carved) against version-2 (the same surface without water)
@@ -236,6 +237,12 @@ fn bench_water_chunks(c: &mut criterion::Criterion) {
     v3.coarse_tier().unwrap();
     let v4 = Planet::new(PlanetParams::default()).unwrap();
     v4.coarse_tier().unwrap();
+    let next = Planet::new(PlanetParams {
+        generator_version: mangekyo_planet::Version::Next,
+        ..PlanetParams::default()
+    })
+    .unwrap();
+    next.coarse_tier().unwrap();
     let mut g = c.benchmark_group("planet_chunk_water_256sq");
     g.throughput(Throughput::Elements(256 * 256));
     let mut pairs = Vec::new();
@@ -247,7 +254,13 @@ fn bench_water_chunks(c: &mut criterion::Criterion) {
                 .unwrap()
                 .address;
             let id = format!("{place}_lod{lod}_all");
-            for (name, planet) in [("v4", &v4), ("v3", &v3), ("v2", &v2), ("v1", &v1)] {
+            for (name, planet) in [
+                ("next", &next),
+                ("v4", &v4),
+                ("v3", &v3),
+                ("v2", &v2),
+                ("v1", &v1),
+            ] {
                 let req = ChunkRequest {
                     address,
                     edge: Edge::Exclusive,
@@ -257,6 +270,8 @@ fn bench_water_chunks(c: &mut criterion::Criterion) {
                     b.iter(|| planet.sample_chunk(black_box(&req)).unwrap())
                 });
             }
+            pairs.push((format!("next/{id}"), format!("v4/{id}")));
+            pairs.push((format!("next/{id}"), format!("v1/{id}")));
             pairs.push((format!("v4/{id}"), format!("v3/{id}")));
             pairs.push((format!("v4/{id}"), format!("v1/{id}")));
             pairs.push((format!("v3/{id}"), format!("v1/{id}")));

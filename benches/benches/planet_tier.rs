@@ -28,6 +28,7 @@ fn main() {
         ("t1_water_n408", at(Version::V3, 408)),
         ("t1_climate_n129", at(Version::V4, 129)),
         ("t1_climate_n408", at(Version::V4, 408)),
+        ("t1_next_n408", at(Version::Next, 408)),
     ];
     let mut g = c.benchmark_group("planet_tier");
     g.sample_size(10);

@@ -238,6 +238,9 @@ pub struct Site {
     pub wetland: f64,
     /// Within [`RIPARIAN_WIDTHS`] river widths past a bank.
     pub riparian: bool,
+    /// On the sea's shore strip, where low ground is beach (everywhere,
+    /// where beaches go by height alone).
+    pub shore: bool,
     /// The sample's dither hash.
     pub dither: u64,
 }
@@ -275,7 +278,7 @@ pub fn override_of(s: &Site) -> Option<Biome> {
     if s.height >= MOUNTAIN_M && s.temperature < TREELINE_C {
         return Some(Biome::Alpine);
     }
-    if s.height < BEACH_M {
+    if s.height < BEACH_M && s.shore {
         return Some(Biome::Beach);
     }
     if s.riparian && s.temperature >= TREELINE_C {

@@ -14,7 +14,7 @@
 //! one call, and scattered back.
 
 use crate::layers::{Detail, Layer, NoiseBackend, Noises, Positions};
-use crate::version::Coast;
+use crate::version::{Coast, SeaFloor};
 
 /// Half-width of a mountain belt in units of the belt noise (which spans
 /// about ±0.6): belts cover roughly a third of the sphere.
@@ -234,9 +234,14 @@ pub(crate) fn heights_v2(
     land: &[f32],
     uplift: &[f32],
     coast: Coast,
+    sea_floor: SeaFloor,
     s: &mut Scratch,
     out: &mut [f32],
 ) {
+    let swell_m = match sea_floor {
+        SeaFloor::Plain => V2_ABYSS_SWELL_M,
+        SeaFloor::Basins => BASINS_SWELL_M,
+    };
     let n = out.len();
     for v in [&mut s.detail, &mut s.mask, &mut s.belt] {
         v.clear();
@@ -255,7 +260,7 @@ pub(crate) fn heights_v2(
         out[i] = base_height_v2(land[i], coast)
             + 0.85 * s.mask[i]
             + u.min(0.0)
-            + V2_ABYSS_SWELL_M * abyss * s.belt[i];
+            + swell_m * abyss * s.belt[i];
     }
     s.index.clear();
     s.index.extend((0..n).filter(|&i| s.mask[i] > RIDGE_FROM_M));
@@ -279,6 +284,10 @@ pub(crate) fn heights_v2(
 /// Version 2: depth variation of the abyssal plain per unit of the belt
 /// layer (which spans about ±0.6), metres.
 pub(crate) const V2_ABYSS_SWELL_M: f32 = 1400.0;
+
+/// [`SeaFloor::Basins`]: depth variation of the abyss per unit of the
+/// belt layer, metres (the deep floor spans about −2 to −7 km).
+pub(crate) const BASINS_SWELL_M: f32 = 4600.0;
 
 /// Version 2: uplift (metres) below which ranges get no ridged texture
 /// (the ridge layer is evaluated only above it).

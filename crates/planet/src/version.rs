@@ -121,6 +121,63 @@ pub enum Coast {
     Smooth,
 }
 
+/// How plate boundaries' profiles meet (`geology::uplift_block`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Boundaries {
+    /// Each side's profile alone, across the nearest boundary only: steps
+    /// of up to 4 km where the two sides differ at the boundary, and
+    /// straight steps fanning from triple junctions where the nearest
+    /// boundary changes. Frozen with versions 2 to 4.
+    Sided,
+    /// Both sides ease to one value at the boundary over 60 km, the two
+    /// nearest boundaries are blended where the second-nearest plate
+    /// changes, and profiles fade out within about 50 km of a triple
+    /// junction: the relief is continuous.
+    Joined,
+}
+
+/// How deep the abyss lies (`terrain::heights_v2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeaFloor {
+    /// Swells of ±840 m about 4.4 km: half the ocean or more lies in one
+    /// 1-km band of depth. Frozen with versions 2 to 4.
+    Plain,
+    /// The same broad swells and basins at ±2.8 km, so depth spreads over
+    /// several kilometres as on Earth (where no 1-km band holds more than
+    /// about a third of the ocean).
+    Basins,
+}
+
+/// How erosion sets the height of land above its drainage base
+/// (`hydro::erosion`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Peaks {
+    /// The stream-power steady state under the rain as it falls, scaled to
+    /// keep the tectonic mean land height: relief grows without bound
+    /// where rain is scarce (peaks of 20–40 km in dry and cold places).
+    /// Frozen with versions 3 and 4.
+    MeanKept,
+    /// Incision under rain floored at a semi-arid rate (dry ground is not
+    /// spared the cutting that sets relief), then land heights mapped
+    /// through one rising curve with a ceiling: the highest peaks and the
+    /// mean land height follow `plate_activity` (about 8.85 km and 840 m
+    /// at Earth's 1), and the drainage is unchanged (the map is monotone).
+    Bounded,
+}
+
+/// Where the circulation's biomes put beaches (`ecology::override_of`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Beaches {
+    /// All unfrozen land below 6 m: with smooth coasts, every flat near
+    /// sea level (a delta, a river's lower plain) turned beach for tens
+    /// of kilometres. Frozen with version 4.
+    Height,
+    /// Land below 6 m on the sea's shore strip only: where the land field
+    /// is within about a kilometre of the coast. Flats inland take their
+    /// climate's biome (or wetland).
+    Shore,
+}
+
 /// How a version's lake layer (`rivers.geojson?kind=lake`) draws shores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LakeShores {
@@ -141,14 +198,22 @@ pub struct Pipeline {
     pub noise: LatticeHash,
     /// Relief (and, with plates, the plate layout).
     pub relief: Relief,
+    /// How plate boundaries' profiles meet.
+    pub boundaries: Boundaries,
     /// How plate relief meets the sea.
     pub coast: Coast,
     /// Erosion, rivers and lakes.
     pub water: Water,
+    /// How deep the abyss lies (plate relief).
+    pub sea_floor: SeaFloor,
+    /// How erosion bounds relief (with a water stage).
+    pub peaks: Peaks,
     /// Temperature, humidity and precipitation.
     pub climate: Climate,
     /// Biomes.
     pub biomes: BiomeSet,
+    /// Where beaches go (with the circulation's biomes).
+    pub beaches: Beaches,
     /// Whether a preview drops rivers shorter than a few of its pixels
     /// (a preview choice of version 4: thin rivers read as noise there).
     pub preview_prunes_rivers: bool,
@@ -198,10 +263,14 @@ pub struct Facts {
 const V1_PIPELINE: Pipeline = Pipeline {
     noise: LatticeHash::Hash1,
     relief: Relief::NoiseBelts,
+    boundaries: Boundaries::Sided,
     coast: Coast::Step,
     water: Water::None,
+    sea_floor: SeaFloor::Plain,
+    peaks: Peaks::MeanKept,
     climate: Climate::Bands,
     biomes: BiomeSet::Classic12,
+    beaches: Beaches::Height,
     preview_prunes_rivers: false,
     terrain_tiles: TerrainTiles::OneSided,
     lake_shores: LakeShores::Cells,
@@ -227,15 +296,20 @@ const V4_PIPELINE: Pipeline = Pipeline {
 
 /// The next version so far: version 4's stages on noise version 2's
 /// lattice hash, terrain tiles whose normals have no seams at tile
-/// edges, lake shores without the cells' staircase, and coasts without
-/// the 60 m step (issue 35). Released versions
+/// edges, lake shores without the cells' staircase, and (issue 35) coasts
+/// without the 60 m step, plate boundaries without steps, and peaks
+/// bounded by plate activity. Released versions
 /// keep their one-sided edge normals and cell outlines: those bytes were
 /// served as immutable (tiles pinned in
 /// `crates/formats/tests/stable_served.txt`), so fixing them in place
 /// would break the rule that a served byte never changes.
 const NEXT_PIPELINE: Pipeline = Pipeline {
     noise: LatticeHash::Hash2,
+    boundaries: Boundaries::Joined,
     coast: Coast::Smooth,
+    sea_floor: SeaFloor::Basins,
+    beaches: Beaches::Shore,
+    peaks: Peaks::Bounded,
     terrain_tiles: TerrainTiles::Bordered,
     lake_shores: LakeShores::CutCorners,
     ..V4_PIPELINE

@@ -7,6 +7,9 @@
 //! Coasts are found along great-circle transects sampled at 1 km and then
 //! bisected, on the same function (the octaves of a 96 m spacing), down to
 //! a pair of samples under 96 m apart across the waterline.
+//!
+//! Beaches: the next version puts them on a strip along the sea, where
+//! version 4 made every flat below 6 m beach, tens of kilometres inland.
 
 use mangekyo_planet::geo::fibonacci_sphere;
 use mangekyo_planet::{Dir, Layers, Planet, PlanetParams, Version};
@@ -126,4 +129,139 @@ fn coasts_have_no_step_in_the_next_version() {
     assert!(cliffs(&frozen) > 0.1, "version 4: {}", show(&frozen));
     // Next: only plate-boundary walls remain (issue 35's next item).
     assert!(cliffs(&next) < 0.03, "next: {}", show(&next));
+}
+
+/// Up to `count` points where great-circle transects sampled every 2 km
+/// cross the waterline.
+fn waterline_points(planet: &Planet, count: usize) -> Vec<Dir> {
+    let radius = planet.params().radius;
+    let mut out = Vec::new();
+    for start in fibonacci_sphere(64) {
+        let axis = if start[2].abs() < 0.9 {
+            [0.0, 0.0, 1.0]
+        } else {
+            [1.0, 0.0, 0.0]
+        };
+        let tangent = unit([
+            start[1] * axis[2] - start[2] * axis[1],
+            start[2] * axis[0] - start[0] * axis[2],
+            start[0] * axis[1] - start[1] * axis[0],
+        ]);
+        let dirs: Vec<Dir> = (0..500)
+            .map(|k| along(start, tangent, 2000.0 * k as f64, radius))
+            .collect();
+        let h = planet
+            .sample_dirs(&dirs, SPACING_M, Layers::HEIGHT)
+            .unwrap()
+            .height;
+        // One crossing per transect keeps the grids apart.
+        if let Some(k) = (1..h.len()).find(|&k| (h[k - 1] < 0.0) != (h[k] < 0.0)) {
+            out.push(dirs[k]);
+        }
+        if out.len() == count {
+            break;
+        }
+    }
+    out
+}
+
+/// Over square grids of 96 m samples across coasts: the share of land
+/// that is beach, and the share of land that is beach more than 1 km
+/// (by steps on the grid) from the nearest sea sample.
+fn beach_reach(version: Version) -> (f64, f64, usize) {
+    let params = PlanetParams {
+        seed: 1,
+        graph_n: 48,
+        generator_version: version,
+        ..PlanetParams::default()
+    };
+    let radius = params.radius;
+    let planet = Planet::new(params).unwrap();
+    const N: usize = 48;
+    let (mut grids, mut land, mut beach, mut far) = (0, 0usize, 0usize, 0usize);
+    for c in waterline_points(&planet, 40) {
+        let axis = if c[2].abs() < 0.9 {
+            [0.0, 0.0, 1.0]
+        } else {
+            [1.0, 0.0, 0.0]
+        };
+        let e = unit([
+            c[1] * axis[2] - c[2] * axis[1],
+            c[2] * axis[0] - c[0] * axis[2],
+            c[0] * axis[1] - c[1] * axis[0],
+        ]);
+        let f = [
+            c[1] * e[2] - c[2] * e[1],
+            c[2] * e[0] - c[0] * e[2],
+            c[0] * e[1] - c[1] * e[0],
+        ];
+        let dirs: Vec<Dir> = (0..N * N)
+            .map(|k| {
+                let a = ((k % N) as f64 - (N / 2) as f64) * SPACING_M / radius;
+                let b = ((k / N) as f64 - (N / 2) as f64) * SPACING_M / radius;
+                unit([
+                    c[0] + a * e[0] + b * f[0],
+                    c[1] + a * e[1] + b * f[1],
+                    c[2] + a * e[2] + b * f[2],
+                ])
+            })
+            .collect();
+        let s = planet
+            .sample_dirs(&dirs, SPACING_M, Layers::ALL.union(Layers::WATER))
+            .unwrap();
+        let sea: Vec<bool> = s.height.iter().map(|&h| h < 0.0).collect();
+        let wet = sea.iter().filter(|&&x| x).count();
+        if !(N * N / 10..=N * N * 9 / 10).contains(&wet) {
+            continue;
+        }
+        grids += 1;
+        // Steps to the nearest sea sample (4-neighbour breadth first).
+        let mut steps = vec![u32::MAX; N * N];
+        let mut queue: std::collections::VecDeque<usize> = (0..N * N).filter(|&k| sea[k]).collect();
+        for &k in &queue {
+            steps[k] = 0;
+        }
+        while let Some(k) = queue.pop_front() {
+            let (x, y) = (k % N, k / N);
+            let next = [
+                (x > 0).then(|| k - 1),
+                (x + 1 < N).then(|| k + 1),
+                (y > 0).then(|| k - N),
+                (y + 1 < N).then(|| k + N),
+            ];
+            for m in next.into_iter().flatten() {
+                if steps[m] == u32::MAX {
+                    steps[m] = steps[k] + 1;
+                    queue.push_back(m);
+                }
+            }
+        }
+        for k in 0..N * N {
+            if sea[k] || s.water[k] > 0.0 {
+                continue;
+            }
+            land += 1;
+            if s.biome[k] == mangekyo_planet::Biome::Beach {
+                beach += 1;
+                far += usize::from(f64::from(steps[k]) * SPACING_M > 1000.0);
+            }
+        }
+    }
+    let share = |x: usize| 100.0 * x as f64 / land.max(1) as f64;
+    (share(beach), share(far), grids)
+}
+
+#[test]
+fn beaches_lie_along_the_sea_in_the_next_version() {
+    let (next, next_far, grids) = beach_reach(Version::Next);
+    let (v4, v4_far, v4_grids) = beach_reach(Version::V4);
+    eprintln!(
+        "next: {grids} coastal grids, beach {next:.1} % of land, {next_far:.2} % over 1 km from the sea\n\
+         version 4: {v4_grids} grids, beach {v4:.1} %, {v4_far:.2} % over 1 km from the sea"
+    );
+    assert!(grids >= 10 && v4_grids >= 10, "too few coasts");
+    // Version 4: every flat below 6 m is beach, tens of kilometres inland.
+    assert!(v4_far > 2.0, "version 4 no longer shows inland beaches");
+    assert!(next > 0.5, "next: no beaches at all");
+    assert!(next_far < 0.2, "next: beach far inland");
 }

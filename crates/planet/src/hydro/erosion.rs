@@ -12,6 +12,7 @@
 
 use super::Mesh;
 use super::routing::{self, NONE, Routing};
+use crate::version::Peaks;
 
 /// Erosion settings (dimensionless per iteration: the scheme is the
 /// implicit step with K·dt folded in).
@@ -29,6 +30,61 @@ pub struct ErosionParams {
     /// The least slope along a receiver edge outside lakes after the final
     /// routing (the ε-fill), metres per metre.
     pub min_slope: f64,
+    /// The least precipitation the incision term sees, m/yr (0: the rain
+    /// as it falls). Rivers and lakes always carry the real rain.
+    pub precipitation_floor: f64,
+    /// The ceiling and mean that land heights are mapped to, if any.
+    pub bound: Option<ReliefBound>,
+}
+
+/// A ceiling on relief ([`Peaks::Bounded`]): land heights `h` become
+/// `ceiling·φ(s·h/ceiling)` with φ(x) = x/(1 + x) (rising, φ(x) ≈ x for
+/// small x, below 1 always; a softer knee than x/√(1 + x²), which
+/// flattened massifs into plateaus) and the one scale `s` at which the
+/// area-weighted mean land height is `mean_m`. Monotone, so every
+/// drainage edge keeps its direction and lakes keep their basins.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReliefBound {
+    /// The height land approaches and never reaches, metres.
+    pub ceiling_m: f64,
+    /// The mean height of land, metres.
+    pub mean_m: f64,
+}
+
+/// [`Peaks::Bounded`]: the rain floor of the incision, m/yr (about the
+/// mean over Earth's land): drier ground cuts as if this wet, so dryness
+/// no longer raises relief (it made the 20–40 km peaks of version 4).
+const PRECIPITATION_FLOOR: f64 = 0.8;
+/// [`Peaks::Bounded`]: the ceiling at `plate_activity` 1, metres. The
+/// highest samples come at 7.9–8.9 km, with at most 0.016 % of land above
+/// 8 km (measured with `examples/relief_survey.rs` on 8 seeds; 13 km put
+/// 0.048 % there).
+const CEILING_M: f64 = 12_000.0;
+/// [`Peaks::Bounded`]: the mean land height at `plate_activity` 1 (Earth's
+/// is about 840 m).
+const MEAN_LAND_M: f64 = 840.0;
+
+impl ErosionParams {
+    /// The settings of a version's [`Peaks`] stage for a planet of
+    /// `plate_activity` (0 ..= 2): ceiling and mean grow with its square
+    /// root (twice Earth's activity, 1.4× its heights), and never fall
+    /// below a lowland's.
+    pub fn for_peaks(peaks: Peaks, plate_activity: f64) -> ErosionParams {
+        match peaks {
+            Peaks::MeanKept => ErosionParams::default(),
+            Peaks::Bounded => {
+                let a = plate_activity.max(0.0).sqrt();
+                ErosionParams {
+                    precipitation_floor: PRECIPITATION_FLOOR,
+                    bound: Some(ReliefBound {
+                        ceiling_m: (CEILING_M * a).max(1_500.0),
+                        mean_m: (MEAN_LAND_M * a).max(250.0),
+                    }),
+                    ..ErosionParams::default()
+                }
+            }
+        }
+    }
 }
 
 impl Default for ErosionParams {
@@ -39,6 +95,8 @@ impl Default for ErosionParams {
             iterations: 3,
             evaporation: 1.2,
             min_slope: 1e-5,
+            precipitation_floor: 0.0,
+            bound: None,
         }
     }
 }
@@ -117,12 +175,24 @@ pub fn erode_observed(
 ) -> Option<Hydrology> {
     let count = mesh.len();
     let runoff = runoff(mesh, precipitation, ocean);
+    // What the incision sees: the rain, or the rain floored.
+    let floored_runoff: Vec<u64>;
+    let cutting: &[u64] = if p.precipitation_floor > 0.0 {
+        let floored: Vec<f64> = precipitation
+            .iter()
+            .map(|&r| r.max(p.precipitation_floor))
+            .collect();
+        floored_runoff = self::runoff(mesh, &floored, ocean);
+        &floored_runoff
+    } else {
+        &runoff
+    };
     let uplift: Vec<f64> = h0.iter().map(|&h| h.max(0.0)).collect();
     let mut h: Vec<f64> = h0.to_vec();
 
     // The steady state along the initial tree: h = root + c·Σ U·L/F.
     let r = routing::route(mesh, &h, ocean);
-    let q = routing::accumulate(&r, &runoff);
+    let q = routing::accumulate(&r, cutting);
     let mut root = vec![0.0f64; count];
     let mut path = vec![0.0f64; count];
     for &k in &r.order {
@@ -163,7 +233,7 @@ pub fn erode_observed(
 
     for _ in 0..p.iterations {
         let r = routing::route(mesh, &h, ocean);
-        let q = routing::accumulate(&r, &runoff);
+        let q = routing::accumulate(&r, cutting);
         for &k in &r.order {
             let ku = k as usize;
             let to = r.receiver[ku];
@@ -195,6 +265,10 @@ pub fn erode_observed(
         if !observe(1) {
             return None;
         }
+    }
+
+    if let Some(b) = p.bound {
+        bound_relief(&mut h, ocean, &mesh.area, b);
     }
 
     // Final routing; then the ε-fill in stack order so every receiver edge
@@ -232,6 +306,48 @@ pub fn erode_observed(
         upstream_area,
         runoff,
     })
+}
+
+/// φ of [`ReliefBound`].
+#[inline]
+fn saturate(x: f64) -> f64 {
+    x / (1.0 + x)
+}
+
+/// Maps land heights (above 0 m) through [`ReliefBound`]'s curve, its
+/// scale found by bisection (a fixed 64 halvings, sums in index order:
+/// the same bits everywhere).
+fn bound_relief(h: &mut [f64], ocean: &[bool], area: &[f64], b: ReliefBound) {
+    let land = |k: usize| !ocean[k] && h[k] > 0.0;
+    let total: f64 = (0..h.len()).filter(|&k| !ocean[k]).map(|k| area[k]).sum();
+    if total <= 0.0 || b.ceiling_m <= 0.0 {
+        return;
+    }
+    let mean_at = |s: f64| -> f64 {
+        let mut sum = 0.0;
+        for k in 0..h.len() {
+            if land(k) {
+                sum += area[k] * b.ceiling_m * saturate(s * h[k] / b.ceiling_m);
+            }
+        }
+        sum / total
+    };
+    // The mean rises with s from 0 towards the ceiling: bisect on log s.
+    let (mut lo, mut hi) = (-20.0f64, 20.0f64);
+    for _ in 0..64 {
+        let mid = 0.5 * (lo + hi);
+        if mean_at(libm::exp2(mid)) < b.mean_m {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let s = libm::exp2(0.5 * (lo + hi));
+    for k in 0..h.len() {
+        if !ocean[k] && h[k] > 0.0 {
+            h[k] = b.ceiling_m * saturate(s * h[k] / b.ceiling_m);
+        }
+    }
 }
 
 /// One implicit step on a chain of nodes draining to node 0 (the base,

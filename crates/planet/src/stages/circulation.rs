@@ -13,6 +13,7 @@ use crate::geo::Dir;
 use crate::graph::SphereGraph;
 use crate::layers::{Detail, Layer, NoiseBackend, Positions};
 use crate::terrain;
+use crate::version::Beaches;
 
 /// What the circulation's samples read of the tier's climate.
 pub(crate) struct ClimateReader<'a> {
@@ -21,6 +22,12 @@ pub(crate) struct ClimateReader<'a> {
     pub(crate) wetland: &'a [u8],
     pub(crate) tables: &'a BiomeTables,
 }
+
+/// [`Beaches::Shore`]: how far from the waterline low ground is beach,
+/// metres (as its height over the slope of the coast's profile there).
+const SHORE_M: f64 = 250.0;
+/// [`Beaches::Shore`]: the step of the profile's finite differences, metres.
+const SHORE_STEP_M: f64 = 200.0;
 
 /// The ecotone dither's lattice cell, in pixels of the finest level.
 const DITHER_CELL_PIXELS: f64 = 8.0;
@@ -40,12 +47,13 @@ impl Stages {
         layers: Layers,
         noise: &mut [f32],
         out: &mut Samples,
-        (height, water, temperature, humidity, banks): (
+        (height, water, temperature, humidity, banks, land): (
             &[f32],
             &[f32],
             &mut [f32],
             &mut [f32],
             &[(f64, f64, f64)],
+            &[f32],
         ),
     ) {
         let n = dirs.len();
@@ -56,6 +64,13 @@ impl Stages {
         terrain::fill(backend, detail, Layer::Temperature, pos, noise);
         terrain::fill(backend, detail, Layer::Humidity, pos, &mut wet_noise);
         let cell = DITHER_CELL_PIXELS * self.params.pixel_size;
+        let shore = match self.pipeline.beaches {
+            Beaches::Height => Vec::new(),
+            Beaches::Shore if layers.biome || layers.biome_weights => {
+                self.shore_strip(backend, detail, dirs, height, water, land)
+            }
+            Beaches::Shore => Vec::new(),
+        };
         for i in 0..n {
             let (t_sea, ln_p0) = cr.grid.at(&cr.graph, dirs[i]);
             let h = f64::from(height[i]);
@@ -77,6 +92,7 @@ impl Stages {
                     ln_p,
                     wetland,
                     riparian: bank >= 0.0 && bank < ecology::RIPARIAN_WIDTHS * width,
+                    shore: shore.get(i).is_none_or(|&s| s),
                     dither: ecology::dither_hash(
                         [pos.x[i], pos.y[i], pos.z[i]],
                         cell,
@@ -92,5 +108,71 @@ impl Stages {
                 }
             }
         }
+    }
+
+    /// [`Beaches::Shore`]: whether each sample of a block lies on the
+    /// sea's shore strip. Low dry ground (below the beach height) is on it
+    /// when its height over the slope of the coast's profile (the land
+    /// field through `terrain::base_height_v2`, by finite differences
+    /// along two tangents) puts the waterline within [`SHORE_M`]: a strip
+    /// of about that width on every coast, however flat, where a height
+    /// band alone made flats of tens of kilometres into beach. Only low
+    /// samples pay for the two extra land-field evaluations.
+    fn shore_strip(
+        &self,
+        backend: &dyn NoiseBackend,
+        detail: &Detail,
+        dirs: &[Dir],
+        height: &[f32],
+        water: &[f32],
+        land: &[f32],
+    ) -> Vec<bool> {
+        let low: Vec<usize> = (0..dirs.len())
+            .filter(|&i| {
+                let h = height[i];
+                (0.0..ecology::BEACH_M as f32).contains(&h) && water[i] <= 0.0 && i < land.len()
+            })
+            .collect();
+        let mut shore = vec![false; dirs.len()];
+        if low.is_empty() {
+            return shore;
+        }
+        let r = self.params.radius;
+        let step = SHORE_STEP_M / r;
+        let mut at: [Vec<f64>; 3] = Default::default();
+        for &i in &low {
+            let d = dirs[i];
+            // Two tangents: d × (an axis it is not near), and d × that.
+            let axis = if d[2].abs() < 0.9 {
+                [0.0, 0.0, 1.0]
+            } else {
+                [1.0, 0.0, 0.0]
+            };
+            let e1 = crate::geo::normalise(crate::geo::cross(d, axis));
+            let e2 = crate::geo::cross(d, e1);
+            for e in [e1, e2] {
+                for a in 0..3 {
+                    at[a].push((d[a] + step * e[a]) * r);
+                }
+            }
+        }
+        let [x, y, z] = &at;
+        let mut moved = Vec::new();
+        terrain::land(
+            backend,
+            detail,
+            &self.shape,
+            Positions { x, y, z },
+            &mut moved,
+        );
+        let coast = self.pipeline.coast;
+        for (k, &i) in low.iter().enumerate() {
+            let b0 = f64::from(terrain::base_height_v2(land[i], coast));
+            let b1 = f64::from(terrain::base_height_v2(moved[2 * k], coast));
+            let b2 = f64::from(terrain::base_height_v2(moved[2 * k + 1], coast));
+            let slope = ((b1 - b0) * (b1 - b0) + (b2 - b0) * (b2 - b0)).sqrt() / SHORE_STEP_M;
+            shore[i] = f64::from(height[i]) < slope * SHORE_M;
+        }
+        shore
     }
 }

@@ -327,6 +327,7 @@ impl Stages {
                 (Relief::Plates, Some(plates)) => {
                     terrain::land(backend, detail, &self.shape, pos, &mut scratch.land);
                     geology::uplift_block(
+                        self.pipeline.boundaries,
                         plates,
                         backend,
                         detail,
@@ -346,6 +347,7 @@ impl Stages {
                         &land,
                         &geo.uplift,
                         self.pipeline.coast,
+                        self.pipeline.sea_floor,
                         scratch,
                         height,
                     );
@@ -377,7 +379,7 @@ impl Stages {
                 layers,
                 noise,
                 out,
-                (height, water, temperature, humidity, banks),
+                (height, water, temperature, humidity, banks, &scratch.land),
             );
         } else {
             if need_temperature {

@@ -151,6 +151,7 @@ impl HydroFields {
         radius: f64,
         height: &[f32],
         precipitation: &[f64],
+        params: &ErosionParams,
         observe: &dyn Fn(u32) -> bool,
     ) -> Option<HydroFields> {
         let mesh = Mesh::new(graph, radius);
@@ -160,10 +161,9 @@ impl HydroFields {
         let h0: Vec<f64> = height.iter().map(|&h| f64::from(h)).collect();
         let ocean: Vec<bool> = h0.iter().map(|&h| h < 0.0).collect();
         // Four reports (the steady state and three rounds) of n rows each.
-        let params = ErosionParams::default();
         let rounds = params.iterations + 1;
         let rows = graph.n() * 4 / rounds;
-        let hyd = erosion::erode_observed(&mesh, &h0, &ocean, precipitation, &params, &|_| {
+        let hyd = erosion::erode_observed(&mesh, &h0, &ocean, precipitation, params, &|_| {
             observe(rows)
         })?;
         let segments = rivers::extract(&mesh, &hyd, &ocean);
@@ -332,6 +332,7 @@ impl CoarseTier {
             Water::None => return Some(tier),
             Water::StreamPower(rain) => rain,
         };
+        let erosion = ErosionParams::for_peaks(stages.pipeline.peaks, params.plate_activity);
         let atm = match (rain, &stages.circulation) {
             (Rain::Climate, Some((atm, _))) => atm,
             // The stand-in rain (or no circulation to rain from).
@@ -345,6 +346,7 @@ impl CoarseTier {
                     params.radius,
                     &tier.height,
                     &precipitation,
+                    &erosion,
                     observe,
                 )?);
                 return Some(tier);
@@ -360,7 +362,8 @@ impl CoarseTier {
         if !observe(n) {
             return None;
         }
-        let hydro = HydroFields::compute(graph, params.radius, &tier.height, &rain, observe)?;
+        let hydro =
+            HydroFields::compute(graph, params.radius, &tier.height, &rain, &erosion, observe)?;
         let eroded: Vec<f64> = hydro.eroded.iter().map(|&h| f64::from(h)).collect();
         let grid = ClimateGrid::compute(atm, &graph, &eroded, params.seed, params.radius);
         let wetland = wetland(&grid, &dirs, &eroded, &hydro, params);

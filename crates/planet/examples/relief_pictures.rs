@@ -1,0 +1,180 @@
+//! Issue 35's pictures, before (version 4) and after (the next version),
+//! for seed 42: the whole planet (the height preview, hill-shaded), and a
+//! lod-6 chunk's worth of ground (256² samples 96 m apart, 24.6 km)
+//! around each planet's highest point, hill-shaded with hypsometric
+//! tints, and the massif around it (256² samples 800 m apart). Slopes
+//! are exaggerated 3× in the shading. This is an edge (it writes files); the planet is pure.
+//!
+//! `cargo run -p mangekyo-planet --release --example relief_pictures [out_dir]`
+
+use mangekyo_planet::geo::fibonacci_sphere;
+use mangekyo_planet::view::PreviewLayer;
+use mangekyo_planet::{Dir, LatLon, Layers, Planet, PlanetParams, Version};
+use rayon::prelude::*;
+use std::path::Path;
+
+fn write_png(path: &Path, w: u32, h: u32, rgb: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
+    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let mut enc = png::Encoder::new(file, w, h);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header()?.write_image_data(rgb)?;
+    println!("wrote {}", path.display());
+    Ok(())
+}
+
+fn unit(v: [f64; 3]) -> Dir {
+    let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    [v[0] / n, v[1] / n, v[2] / n]
+}
+
+/// A hypsometric tint: sea blues, then green, tan, brown, grey, white.
+fn tint(h: f32) -> [f32; 3] {
+    const STOPS: [(f32, [f32; 3]); 8] = [
+        (-6000.0, [20.0, 40.0, 110.0]),
+        (0.0, [90.0, 150.0, 210.0]),
+        (1.0, [70.0, 130.0, 70.0]),
+        (600.0, [150.0, 170.0, 90.0]),
+        (1800.0, [190.0, 160.0, 110.0]),
+        (3500.0, [140.0, 110.0, 90.0]),
+        (5500.0, [170.0, 170.0, 170.0]),
+        (8000.0, [250.0, 250.0, 250.0]),
+    ];
+    if h <= STOPS[0].0 {
+        return STOPS[0].1;
+    }
+    for w in STOPS.windows(2) {
+        let ((h0, c0), (h1, c1)) = (w[0], w[1]);
+        if h <= h1 {
+            let t = (h - h0) / (h1 - h0);
+            return [0, 1, 2].map(|k| c0[k] + t * (c1[k] - c0[k]));
+        }
+    }
+    STOPS[7].1
+}
+
+/// The ground around `centre`: `n`² samples `spacing` metres apart,
+/// hill-shaded (light from the north-west, 45° up) and tinted.
+fn ground(planet: &Planet, centre: Dir, n: usize, spacing: f64) -> Vec<u8> {
+    let r = planet.params().radius;
+    let axis = if centre[2].abs() < 0.9 {
+        [0.0, 0.0, 1.0]
+    } else {
+        [1.0, 0.0, 0.0]
+    };
+    // East and north on the tangent plane.
+    let c = centre;
+    let east = unit([
+        axis[1] * c[2] - axis[2] * c[1],
+        axis[2] * c[0] - axis[0] * c[2],
+        axis[0] * c[1] - axis[1] * c[0],
+    ]);
+    let north = [
+        c[1] * east[2] - c[2] * east[1],
+        c[2] * east[0] - c[0] * east[2],
+        c[0] * east[1] - c[1] * east[0],
+    ];
+    let half = n as f64 / 2.0;
+    let dirs: Vec<Dir> = (0..n * n)
+        .map(|k| {
+            let a = ((k % n) as f64 - half) * spacing / r;
+            let b = (half - (k / n) as f64) * spacing / r;
+            unit([
+                c[0] + a * east[0] + b * north[0],
+                c[1] + a * east[1] + b * north[1],
+                c[2] + a * east[2] + b * north[2],
+            ])
+        })
+        .collect();
+    let h: Vec<f32> = dirs
+        .par_chunks(4096)
+        .map(|d| {
+            planet
+                .sample_dirs(d, spacing, Layers::HEIGHT)
+                .unwrap()
+                .height
+        })
+        .collect::<Vec<_>>()
+        .concat();
+    let mut sorted = h.clone();
+    sorted.sort_by(f32::total_cmp);
+    println!(
+        "  {n}² at {spacing} m: heights 5 % {:.0} m, median {:.0} m, 95 % {:.0} m, top {:.0} m",
+        sorted[sorted.len() / 20],
+        sorted[sorted.len() / 2],
+        sorted[sorted.len() * 19 / 20],
+        sorted[sorted.len() - 1]
+    );
+    let mut rgb = vec![0u8; n * n * 3];
+    let light = {
+        let l = [-1.0f32, 1.0, 1.414];
+        let m = (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]).sqrt();
+        l.map(|x| x / m)
+    };
+    for y in 0..n {
+        for x in 0..n {
+            let at = |x: usize, y: usize| h[y.min(n - 1) * n + x.min(n - 1)].max(0.0);
+            // Slopes exaggerated 3× so a lod-6 chunk's relief reads.
+            let dx = 3.0 * (at(x + 1, y) - at(x.saturating_sub(1), y)) / (2.0 * spacing as f32);
+            let dy = 3.0 * (at(x, y.saturating_sub(1)) - at(x, y + 1)) / (2.0 * spacing as f32);
+            let nrm = {
+                let v = [-dx, -dy, 1.0];
+                let m = (v[0] * v[0] + v[1] * v[1] + 1.0).sqrt();
+                v.map(|x| x / m)
+            };
+            let shade = (nrm[0] * light[0] + nrm[1] * light[1] + nrm[2] * light[2]).max(0.0);
+            let t = tint(h[y * n + x]);
+            for k in 0..3 {
+                rgb[(y * n + x) * 3 + k] = (t[k] * (0.35 + 0.65 * shade)).clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+    rgb
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let out = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "docs/images".into());
+    let out = Path::new(&out);
+    std::fs::create_dir_all(out)?;
+    let survey = fibonacci_sphere(200_000);
+    for (name, version) in [("v4", Version::V4), ("next", Version::Next)] {
+        let planet = Planet::new(PlanetParams {
+            generator_version: version,
+            ..PlanetParams::default()
+        })?;
+        let img = planet.preview(1024, PreviewLayer::Height, &|_| {})?;
+        write_png(
+            &out.join(format!("relief_{name}_planet.png")),
+            img.width,
+            img.height,
+            &img.pixels,
+        )?;
+        let h = planet.sample_dirs(&survey, 2000.0, Layers::HEIGHT)?.height;
+        let top = (0..h.len())
+            .max_by(|&a, &b| h[a].total_cmp(&h[b]))
+            .unwrap_or(0);
+        let ll = LatLon::from_dir(survey[top]);
+        println!(
+            "{name}: highest of the survey {:.0} m at {:.2}, {:.2}",
+            h[top], ll.lat, ll.lon
+        );
+        let rgb = ground(&planet, survey[top], 256, 96.0);
+        write_png(
+            &out.join(format!("relief_{name}_mountain_lod6.png")),
+            256,
+            256,
+            &rgb,
+        )?;
+        // The massif around it: 256² samples 800 m apart (205 km).
+        let rgb = ground(&planet, survey[top], 256, 800.0);
+        write_png(
+            &out.join(format!("relief_{name}_massif.png")),
+            256,
+            256,
+            &rgb,
+        )?;
+    }
+    Ok(())
+}
