@@ -10,15 +10,8 @@ use mangekyo_planet::view::PreviewLayer;
 use mangekyo_planet::{BoundaryKind, Dir, LatLon, Layers, Planet, PlanetParams};
 use std::path::Path;
 
-fn write_png(path: &Path, w: u32, h: u32, rgb: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
-    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
-    let mut enc = png::Encoder::new(file, w, h);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.write_header()?.write_image_data(rgb)?;
-    println!("wrote {}", path.display());
-    Ok(())
-}
+mod common;
+use common::write_png;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = std::env::args()

@@ -13,15 +13,8 @@ use mangekyo_planet::{Dir, LatLon, Layers, Planet, PlanetParams, Version};
 use rayon::prelude::*;
 use std::path::Path;
 
-fn write_png(path: &Path, w: u32, h: u32, rgb: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
-    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
-    let mut enc = png::Encoder::new(file, w, h);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.write_header()?.write_image_data(rgb)?;
-    println!("wrote {}", path.display());
-    Ok(())
-}
+mod common;
+use common::write_png;
 
 fn unit(v: [f64; 3]) -> Dir {
     let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();

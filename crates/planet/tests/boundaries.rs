@@ -11,6 +11,9 @@
 //! times both neighbouring differences on the line, outside river and
 //! lake water (carved channels are meant to have banks).
 
+mod common;
+
+use common::{along, tangents};
 use mangekyo_planet::geo::fibonacci_sphere;
 use mangekyo_planet::geology::Level;
 use mangekyo_planet::{Dir, Layers, Planet, PlanetParams, Version};
@@ -20,21 +23,6 @@ const SPACING_M: f64 = 96.0;
 const WINDOW: usize = 41;
 /// Beyond this distance from a boundary no profile reaches, km.
 const REACH_KM: f64 = 760.0;
-
-fn unit(v: [f64; 3]) -> Dir {
-    let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
-    [v[0] / n, v[1] / n, v[2] / n]
-}
-
-fn along(start: Dir, tangent: Dir, metres: f64, radius: f64) -> Dir {
-    let a = metres / radius;
-    let (s, c) = (libm::sin(a), libm::cos(a));
-    unit([
-        start[0] * c + tangent[0] * s,
-        start[1] * c + tangent[1] * s,
-        start[2] * c + tangent[2] * s,
-    ])
-}
 
 /// Whether the window's heights hold a step (see the module).
 fn has_step(h: &[f32], water: &[f32]) -> bool {
@@ -58,16 +46,7 @@ fn steps(version: Version, seed: u64) -> [usize; 4] {
     let plates = planet.plates().unwrap();
     let mut out = [0usize; 4];
     for start in fibonacci_sphere(80) {
-        let axis = if start[2].abs() < 0.9 {
-            [0.0, 0.0, 1.0]
-        } else {
-            [1.0, 0.0, 0.0]
-        };
-        let tangent = unit([
-            start[1] * axis[2] - start[2] * axis[1],
-            start[2] * axis[0] - start[0] * axis[2],
-            start[0] * axis[1] - start[1] * axis[0],
-        ]);
+        let (tangent, _) = tangents(start);
         let dirs: Vec<Dir> = (0..1500)
             .map(|k| along(start, tangent, 2000.0 * k as f64, radius))
             .collect();

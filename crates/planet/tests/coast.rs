@@ -11,28 +11,14 @@
 //! Beaches: the next version puts them on a strip along the sea, where
 //! version 4 made every flat below 6 m beach, tens of kilometres inland.
 
+mod common;
+
+use common::{along, tangents, unit};
 use mangekyo_planet::geo::fibonacci_sphere;
 use mangekyo_planet::{Dir, Layers, Planet, PlanetParams, Version};
 
 /// The spacing whose octaves every sample keeps, metres.
 const SPACING_M: f64 = 96.0;
-
-fn unit(v: [f64; 3]) -> Dir {
-    let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
-    [v[0] / n, v[1] / n, v[2] / n]
-}
-
-/// The point `metres` along the great circle from `start` in direction
-/// `tangent` (a unit vector perpendicular to `start`).
-fn along(start: Dir, tangent: Dir, metres: f64, radius: f64) -> Dir {
-    let a = metres / radius;
-    let (s, c) = (libm::sin(a), libm::cos(a));
-    unit([
-        start[0] * c + tangent[0] * s,
-        start[1] * c + tangent[1] * s,
-        start[2] * c + tangent[2] * s,
-    ])
-}
 
 fn height(planet: &Planet, d: Dir) -> f32 {
     planet
@@ -54,16 +40,7 @@ fn coast_steps(version: Version) -> Vec<f32> {
     let mut steps = Vec::new();
     for start in fibonacci_sphere(96) {
         // A tangent: the start crossed with an axis it is not near.
-        let axis = if start[2].abs() < 0.9 {
-            [0.0, 0.0, 1.0]
-        } else {
-            [1.0, 0.0, 0.0]
-        };
-        let tangent = unit([
-            start[1] * axis[2] - start[2] * axis[1],
-            start[2] * axis[0] - start[0] * axis[2],
-            start[0] * axis[1] - start[1] * axis[0],
-        ]);
+        let (tangent, _) = tangents(start);
         let dirs: Vec<Dir> = (0..1500)
             .map(|k| along(start, tangent, 1000.0 * k as f64, radius))
             .collect();
@@ -137,16 +114,7 @@ fn waterline_points(planet: &Planet, count: usize) -> Vec<Dir> {
     let radius = planet.params().radius;
     let mut out = Vec::new();
     for start in fibonacci_sphere(64) {
-        let axis = if start[2].abs() < 0.9 {
-            [0.0, 0.0, 1.0]
-        } else {
-            [1.0, 0.0, 0.0]
-        };
-        let tangent = unit([
-            start[1] * axis[2] - start[2] * axis[1],
-            start[2] * axis[0] - start[0] * axis[2],
-            start[0] * axis[1] - start[1] * axis[0],
-        ]);
+        let (tangent, _) = tangents(start);
         let dirs: Vec<Dir> = (0..500)
             .map(|k| along(start, tangent, 2000.0 * k as f64, radius))
             .collect();
@@ -180,21 +148,7 @@ fn beach_reach(version: Version) -> (f64, f64, usize) {
     const N: usize = 48;
     let (mut grids, mut land, mut beach, mut far) = (0, 0usize, 0usize, 0usize);
     for c in waterline_points(&planet, 40) {
-        let axis = if c[2].abs() < 0.9 {
-            [0.0, 0.0, 1.0]
-        } else {
-            [1.0, 0.0, 0.0]
-        };
-        let e = unit([
-            c[1] * axis[2] - c[2] * axis[1],
-            c[2] * axis[0] - c[0] * axis[2],
-            c[0] * axis[1] - c[1] * axis[0],
-        ]);
-        let f = [
-            c[1] * e[2] - c[2] * e[1],
-            c[2] * e[0] - c[0] * e[2],
-            c[0] * e[1] - c[1] * e[0],
-        ];
+        let (e, f) = tangents(c);
         let dirs: Vec<Dir> = (0..N * N)
             .map(|k| {
                 let a = ((k % N) as f64 - (N / 2) as f64) * SPACING_M / radius;
