@@ -2,13 +2,14 @@
 //! for seed 42: the whole planet (the height preview, hill-shaded), and a
 //! lod-6 chunk's worth of ground (256² samples 96 m apart, 24.6 km)
 //! around each planet's highest point, hill-shaded with hypsometric
-//! tints, and the massif around it (256² samples 800 m apart). Slopes
+//! tints, the massif around it (256² samples 800 m apart), and a warm
+//! coast at lod 6 coloured by biome (beaches are the pale strip). Slopes
 //! are exaggerated 3× in the shading. This is an edge (it writes files); the planet is pure.
 //!
 //! `cargo run -p mangekyo-planet --release --example relief_pictures [out_dir]`
 
 use mangekyo_planet::geo::fibonacci_sphere;
-use mangekyo_planet::view::PreviewLayer;
+use mangekyo_planet::view::{PreviewLayer, biome_colour};
 use mangekyo_planet::{Dir, LatLon, Layers, Planet, PlanetParams, Version};
 use rayon::prelude::*;
 use std::path::Path;
@@ -19,6 +20,26 @@ use common::write_png;
 fn unit(v: [f64; 3]) -> Dir {
     let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
     [v[0] / n, v[1] / n, v[2] / n]
+}
+
+/// Two unit tangents at `d` (east-like and north-like).
+fn tangents(d: Dir) -> (Dir, Dir) {
+    let axis = if d[2].abs() < 0.9 {
+        [0.0, 0.0, 1.0]
+    } else {
+        [1.0, 0.0, 0.0]
+    };
+    let east = unit([
+        axis[1] * d[2] - axis[2] * d[1],
+        axis[2] * d[0] - axis[0] * d[2],
+        axis[0] * d[1] - axis[1] * d[0],
+    ]);
+    let north = [
+        d[1] * east[2] - d[2] * east[1],
+        d[2] * east[0] - d[0] * east[2],
+        d[0] * east[1] - d[1] * east[0],
+    ];
+    (east, north)
 }
 
 /// A hypsometric tint: sea blues, then green, tan, brown, grey, white.
@@ -47,26 +68,12 @@ fn tint(h: f32) -> [f32; 3] {
 }
 
 /// The ground around `centre`: `n`² samples `spacing` metres apart,
-/// hill-shaded (light from the north-west, 45° up) and tinted.
-fn ground(planet: &Planet, centre: Dir, n: usize, spacing: f64) -> Vec<u8> {
+/// hill-shaded (light from the north-west, 45° up) and tinted by height,
+/// or with `biomes` coloured by biome.
+fn ground(planet: &Planet, centre: Dir, n: usize, spacing: f64, biomes: bool) -> Vec<u8> {
     let r = planet.params().radius;
-    let axis = if centre[2].abs() < 0.9 {
-        [0.0, 0.0, 1.0]
-    } else {
-        [1.0, 0.0, 0.0]
-    };
-    // East and north on the tangent plane.
     let c = centre;
-    let east = unit([
-        axis[1] * c[2] - axis[2] * c[1],
-        axis[2] * c[0] - axis[0] * c[2],
-        axis[0] * c[1] - axis[1] * c[0],
-    ]);
-    let north = [
-        c[1] * east[2] - c[2] * east[1],
-        c[2] * east[0] - c[0] * east[2],
-        c[0] * east[1] - c[1] * east[0],
-    ];
+    let (east, north) = tangents(c);
     let half = n as f64 / 2.0;
     let dirs: Vec<Dir> = (0..n * n)
         .map(|k| {
@@ -79,16 +86,13 @@ fn ground(planet: &Planet, centre: Dir, n: usize, spacing: f64) -> Vec<u8> {
             ])
         })
         .collect();
-    let h: Vec<f32> = dirs
+    let layers = if biomes { Layers::ALL } else { Layers::HEIGHT };
+    let samples: Vec<_> = dirs
         .par_chunks(4096)
-        .map(|d| {
-            planet
-                .sample_dirs(d, spacing, Layers::HEIGHT)
-                .unwrap()
-                .height
-        })
-        .collect::<Vec<_>>()
-        .concat();
+        .map(|d| planet.sample_dirs(d, spacing, layers).unwrap())
+        .collect();
+    let h: Vec<f32> = samples.iter().flat_map(|s| s.height.clone()).collect();
+    let biome: Vec<_> = samples.iter().flat_map(|s| s.biome.clone()).collect();
     let mut sorted = h.clone();
     sorted.sort_by(f32::total_cmp);
     println!(
@@ -116,7 +120,12 @@ fn ground(planet: &Planet, centre: Dir, n: usize, spacing: f64) -> Vec<u8> {
                 v.map(|x| x / m)
             };
             let shade = (nrm[0] * light[0] + nrm[1] * light[1] + nrm[2] * light[2]).max(0.0);
-            let t = tint(h[y * n + x]);
+            let k = y * n + x;
+            let t = if biomes {
+                biome_colour(biome[k], h[k])
+            } else {
+                tint(h[k])
+            };
             for k in 0..3 {
                 rgb[(y * n + x) * 3 + k] = (t[k] * (0.35 + 0.65 * shade)).clamp(0.0, 255.0) as u8;
             }
@@ -153,7 +162,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "{name}: highest of the survey {:.0} m at {:.2}, {:.2}",
             h[top], ll.lat, ll.lon
         );
-        let rgb = ground(&planet, survey[top], 256, 96.0);
+        let rgb = ground(&planet, survey[top], 256, 96.0, false);
         write_png(
             &out.join(format!("relief_{name}_mountain_lod6.png")),
             256,
@@ -161,9 +170,39 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             &rgb,
         )?;
         // The massif around it: 256² samples 800 m apart (205 km).
-        let rgb = ground(&planet, survey[top], 256, 800.0);
+        let rgb = ground(&planet, survey[top], 256, 800.0, false);
         write_png(
             &out.join(format!("relief_{name}_massif.png")),
+            256,
+            256,
+            &rgb,
+        )?;
+        // A warm coast: the first survey point within 20 m of sea level
+        // between 35°S and 35°N with sea and land 3 km from it, its
+        // biomes over 24.6 km at lod 6.
+        let radius = planet.params().radius;
+        let coast = (0..h.len())
+            .filter(|&i| h[i].abs() < 20.0 && survey[i][2].abs() < 0.57)
+            .find(|&i| {
+                let c = survey[i];
+                let ring: Vec<Dir> = (0..8)
+                    .map(|k| {
+                        let a = f64::from(k) * std::f64::consts::FRAC_PI_4;
+                        let (e, n) = tangents(c);
+                        let s = 3000.0 / radius;
+                        let (x, y) = (s * libm::cos(a), s * libm::sin(a));
+                        unit([0, 1, 2].map(|j| c[j] + x * e[j] + y * n[j]))
+                    })
+                    .collect();
+                let around = planet.sample_dirs(&ring, 2000.0, Layers::HEIGHT).unwrap();
+                around.height.iter().any(|&h| h < 0.0) && around.height.iter().any(|&h| h > 0.0)
+            })
+            .unwrap_or(0);
+        let ll = LatLon::from_dir(survey[coast]);
+        println!("{name}: a coast at {:.2}, {:.2}", ll.lat, ll.lon);
+        let rgb = ground(&planet, survey[coast], 256, 96.0, true);
+        write_png(
+            &out.join(format!("relief_{name}_coast_lod6.png")),
             256,
             256,
             &rgb,
