@@ -195,6 +195,13 @@ fn neighbouring_chunks_share_their_edges_in_every_projection_v4() {
     neighbouring_chunks_share_their_edges_in_every_projection_at(Version::V4);
 }
 
+/// The same on the next version (issue 35: every seam, level-identity
+/// and determinism test runs on it).
+#[test]
+fn neighbouring_chunks_share_their_edges_in_every_projection_next() {
+    neighbouring_chunks_share_their_edges_in_every_projection_at(Version::Next);
+}
+
 fn neighbouring_chunks_share_their_edges_in_every_projection_at(v: Version) {
     let (small, earth) = (small(v), earth(v));
     for projection in Projection::ALL {
@@ -236,6 +243,13 @@ fn the_date_line_and_the_poles_are_one_set_of_points_v3() {
 #[test]
 fn the_date_line_and_the_poles_are_one_set_of_points_v4() {
     the_date_line_and_the_poles_are_one_set_of_points_at(Version::V4);
+}
+
+/// The same on the next version (issue 35: every seam, level-identity
+/// and determinism test runs on it).
+#[test]
+fn the_date_line_and_the_poles_are_one_set_of_points_next() {
+    the_date_line_and_the_poles_are_one_set_of_points_at(Version::Next);
 }
 
 fn the_date_line_and_the_poles_are_one_set_of_points_at(v: Version) {
@@ -292,6 +306,13 @@ fn the_octahedral_border_folds_onto_itself_v3() {
 #[test]
 fn the_octahedral_border_folds_onto_itself_v4() {
     the_octahedral_border_folds_onto_itself_at(Version::V4);
+}
+
+/// The same on the next version (issue 35: every seam, level-identity
+/// and determinism test runs on it).
+#[test]
+fn the_octahedral_border_folds_onto_itself_next() {
+    the_octahedral_border_folds_onto_itself_at(Version::Next);
 }
 
 fn the_octahedral_border_folds_onto_itself_at(v: Version) {
@@ -452,6 +473,13 @@ fn every_cube_edge_joins_bit_for_bit_v3() {
 #[test]
 fn every_cube_edge_joins_bit_for_bit_v4() {
     every_cube_edge_joins_bit_for_bit_at(Version::V4);
+}
+
+/// The same on the next version (issue 35: every seam, level-identity
+/// and determinism test runs on it).
+#[test]
+fn every_cube_edge_joins_bit_for_bit_next() {
+    every_cube_edge_joins_bit_for_bit_at(Version::Next);
 }
 
 fn every_cube_edge_joins_bit_for_bit_at(v: Version) {
