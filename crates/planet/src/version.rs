@@ -165,6 +165,25 @@ pub enum Peaks {
     Bounded,
 }
 
+/// How much of the rain reaches the rivers, and where water stops
+/// (`hydro::balance`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Balance {
+    /// All rain runs off, every depression spills unless a lake's
+    /// 1.2 m/yr evaporation outweighs its inflow, and a river is any
+    /// channel draining 5,000 km²: rivers carry 2.5–3× Earth's discharge,
+    /// nearly all land drains to the sea, and deserts have as many rivers
+    /// as rainforests. Frozen with versions 3 and 4.
+    AllRain,
+    /// Evapotranspiration by the Budyko curve (Fu's form, from
+    /// temperature and rain), so rivers carry the runoff; depressions of
+    /// the tectonic ground whose inflow their surface evaporates stay
+    /// closed through the erosion and end in terminal lakes filled to
+    /// balance; rivers need a catchment that yields runoff, and none runs
+    /// on ice (meltwater leaves at the ice's margin).
+    Budyko,
+}
+
 /// Where the circulation's biomes put beaches (`ecology::override_of`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Beaches {
@@ -198,6 +217,8 @@ pub struct Pipeline {
     pub noise: LatticeHash,
     /// Relief (and, with plates, the plate layout).
     pub relief: Relief,
+    /// Runoff, closed basins and ice (with [`Water::StreamPower`]).
+    pub balance: Balance,
     /// How plate boundaries' profiles meet.
     pub boundaries: Boundaries,
     /// How plate relief meets the sea.
@@ -263,6 +284,7 @@ pub struct Facts {
 const V1_PIPELINE: Pipeline = Pipeline {
     noise: LatticeHash::Hash1,
     relief: Relief::NoiseBelts,
+    balance: Balance::AllRain,
     boundaries: Boundaries::Sided,
     coast: Coast::Step,
     water: Water::None,
@@ -297,8 +319,8 @@ const V4_PIPELINE: Pipeline = Pipeline {
 /// The next version so far: version 4's stages on noise version 2's
 /// lattice hash, terrain tiles whose normals have no seams at tile
 /// edges, lake shores without the cells' staircase, and (issue 35) coasts
-/// without the 60 m step, plate boundaries without steps, and peaks
-/// bounded by plate activity. Released versions
+/// without the 60 m step, plate boundaries without steps, peaks
+/// bounded by plate activity, and a water balance. Released versions
 /// keep their one-sided edge normals and cell outlines: those bytes were
 /// served as immutable (tiles pinned in
 /// `crates/formats/tests/stable_served.txt`), so fixing them in place
@@ -310,6 +332,7 @@ const NEXT_PIPELINE: Pipeline = Pipeline {
     sea_floor: SeaFloor::Basins,
     beaches: Beaches::Shore,
     peaks: Peaks::Bounded,
+    balance: Balance::Budyko,
     terrain_tiles: TerrainTiles::Bordered,
     lake_shores: LakeShores::CutCorners,
     ..V4_PIPELINE

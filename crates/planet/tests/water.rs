@@ -7,9 +7,11 @@
 
 use mangekyo_planet::graph::SphereGraph;
 use mangekyo_planet::hydro::Mesh;
+use mangekyo_planet::hydro::balance::NodeBalance;
 use mangekyo_planet::hydro::erosion::{self, ErosionParams};
 use mangekyo_planet::hydro::rivers;
 use mangekyo_planet::hydro::routing::{self, NONE};
+use mangekyo_planet::version::Peaks;
 use mangekyo_planet::{Planet, PlanetParams};
 
 fn planet(n: u32) -> Planet {
@@ -207,4 +209,144 @@ fn the_one_dimensional_steady_state_matches_stream_power() {
         worst = worst.max((slope / want - 1.0).abs());
     }
     assert!(worst < 0.01, "worst relative slope error {worst}");
+}
+
+/// Erodes `h0` under a water balance of rain `p` (m/yr) at temperature
+/// `t` (°C) per node.
+fn balanced(
+    mesh: &Mesh,
+    h0: &[f64],
+    ocean: &[bool],
+    p: &[f64],
+    t: &[f64],
+) -> (erosion::Hydrology, NodeBalance) {
+    let b = NodeBalance::new(mesh, p, t, ocean);
+    let params = ErosionParams::for_peaks(Peaks::Bounded, 1.0);
+    let hyd = erosion::erode_observed(mesh, h0, ocean, p, &params, Some(&b), &|_| true).unwrap();
+    (hyd, b)
+}
+
+#[test]
+fn with_a_water_balance_drainage_still_runs_downhill_and_closed_basins_end_in_balanced_lakes() {
+    let planet = planet(64);
+    let tier = planet.coarse_tier().unwrap();
+    let graph = SphereGraph::new(64, planet.params().seed).unwrap();
+    let mesh = Mesh::new(graph, planet.params().radius);
+    let h0: Vec<f64> = tier.height.iter().map(|&h| f64::from(h)).collect();
+    let ocean: Vec<bool> = h0.iter().map(|&h| h < 0.0).collect();
+    // Warm and dry towards the equator, cool and wet poleward, uneven.
+    let t: Vec<f64> = mesh.dirs.iter().map(|d| 30.0 - 45.0 * d[2].abs()).collect();
+    let rain: Vec<f64> = (0..mesh.len())
+        .map(|k| 0.05 + 1.6 * mesh.dirs[k][2].abs() * ((k * 7919) % 1000) as f64 / 1000.0)
+        .collect();
+    let (hyd, b) = balanced(&mesh, &h0, &ocean, &rain, &t);
+    let r = &hyd.routing;
+    let rank = ranks(&r.order);
+    assert!(
+        rank.iter().all(|&x| x != usize::MAX),
+        "every node is routed"
+    );
+    let mut inflow = hyd.runoff.clone();
+    for k in 0..mesh.len() {
+        let to = r.receiver[k];
+        if to == NONE {
+            let lake = r.lake[k];
+            assert!(
+                ocean[k] || (lake != NONE && r.lakes[lake as usize].endorheic),
+                "node {k} is a root on land outside a closed lake"
+            );
+            continue;
+        }
+        assert!(rank[to as usize] < rank[k], "{k} comes before its receiver");
+        assert!(r.level[to as usize] <= r.level[k], "{k}: water rises");
+        if r.lake[k] == NONE {
+            assert!(hyd.height[k] > r.level[to as usize], "{k}: not downhill");
+        }
+        inflow[to as usize] += hyd.discharge[k];
+    }
+    // Rivers only lose water on the way (where the air is dry), and only
+    // there.
+    for (k, &reaching) in inflow.iter().enumerate() {
+        assert!(hyd.discharge[k] <= reaching, "node {k} gains water");
+        if b.lake_evaporation[k] == 0.0 && r.receiver[k] != NONE {
+            assert_eq!(
+                hyd.discharge[k], reaching,
+                "node {k} loses water in wet air"
+            );
+        }
+    }
+    // Runoff is a share of the rain: all of it nowhere dry.
+    let rain_m3: f64 = (0..mesh.len())
+        .filter(|&k| !ocean[k])
+        .map(|k| rain[k] * mesh.area[k])
+        .sum();
+    let runoff_m3 = hyd.runoff.iter().sum::<u64>() as f64;
+    assert!(
+        runoff_m3 < 0.9 * rain_m3 && runoff_m3 > 0.1 * rain_m3,
+        "{runoff_m3} of {rain_m3}"
+    );
+    // Closed basins: some land drains inland, and each terminal lake's
+    // surface evaporates what reaches it.
+    let closed: Vec<_> = r.lakes.iter().filter(|l| l.endorheic).collect();
+    assert!(!closed.is_empty(), "no closed basin on a half-dry planet");
+    for lake in closed {
+        let e = b.evaporates(&mesh, lake);
+        assert!(
+            e >= lake.inflow as f64,
+            "closed lake evaporates {e} of {}",
+            lake.inflow
+        );
+        assert!(
+            lake.nodes
+                .iter()
+                .all(|&k| hyd.height[k as usize] < lake.level)
+        );
+    }
+}
+
+#[test]
+fn a_dry_bowl_ends_in_a_terminal_lake_and_a_wet_one_spills() {
+    let mesh = Mesh::new(SphereGraph::new(24, 3).unwrap(), 1e6);
+    let (h, ocean) = bowl(&mesh);
+    let bowl_area: f64 = (0..mesh.len())
+        .filter(|&k| mesh.dirs[k][2] > 0.87)
+        .map(|k| mesh.area[k])
+        .sum();
+    for (rain, temperature, closed) in [(1.0, 20.0, true), (2.0, 2.0, false)] {
+        let p = vec![rain; mesh.len()];
+        let t = vec![temperature; mesh.len()];
+        let (hyd, b) = balanced(&mesh, &h, &ocean, &p, &t);
+        let r = &hyd.routing;
+        let lake = r
+            .lakes
+            .iter()
+            .max_by(|a, b| a.area.total_cmp(&b.area))
+            .expect("a lake in the bowl");
+        assert_eq!(
+            lake.endorheic, closed,
+            "rain {rain} at {temperature} °C: {lake:?}"
+        );
+        let to_sea: u64 = (0..mesh.len())
+            .filter(|&k| r.receiver[k] != NONE && ocean[r.receiver[k] as usize])
+            .map(|k| hyd.discharge[k])
+            .sum();
+        if closed {
+            // Filled to balance: smaller than the bowl, its evaporation
+            // meets its inflow within one cell's worth.
+            let e = b.evaporates(&mesh, lake);
+            let cell =
+                b.lake_evaporation[lake.nodes[0] as usize] * mesh.area[lake.nodes[0] as usize];
+            assert!(lake.area < 0.5 * bowl_area, "{} of {bowl_area}", lake.area);
+            assert!(lake.nodes.len() > 2, "a salt flat, not a lake: {lake:?}");
+            assert!(
+                e >= lake.inflow as f64 && e - cell <= lake.inflow as f64,
+                "{e} against {}",
+                lake.inflow
+            );
+        } else {
+            // Wet: every drop reaches the sea, through the bowl's lake.
+            assert_eq!(to_sea, hyd.runoff.iter().sum::<u64>());
+            assert!(r.level[lake.outlet as usize] <= lake.level);
+        }
+    }
 }

@@ -137,6 +137,12 @@ impl ClimateGrid {
         (a, b)
     }
 
+    /// Sea-level temperature (°C) at the directions `dirs` (the water
+    /// balance's evaporation).
+    pub(crate) fn sea_temperature_c(&self, graph: &SphereGraph, dirs: &[Dir]) -> Vec<f64> {
+        dirs.par_iter().map(|&d| self.at(graph, d).0).collect()
+    }
+
     /// Precipitation in metres per year at the directions `dirs` (the
     /// erosion's rain).
     pub(crate) fn precipitation_m(&self, graph: &SphereGraph, dirs: &[Dir]) -> Vec<f64> {

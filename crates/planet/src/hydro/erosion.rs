@@ -11,6 +11,7 @@
 //! ε-slope fill makes every receiver edge outside lakes strictly downhill.
 
 use super::Mesh;
+use super::balance::{self, NodeBalance};
 use super::routing::{self, NONE, Routing};
 use crate::version::Peaks;
 
@@ -113,7 +114,8 @@ pub struct Hydrology {
     pub discharge: Vec<u64>,
     /// Upstream land area of each node, m² (rounded per cell, summed exactly).
     pub upstream_area: Vec<u64>,
-    /// Each node's own precipitation × area, m³/yr (0 at sea).
+    /// Each node's own runoff × area, m³/yr (0 at sea): all its rain, or
+    /// what the water balance leaves of it.
     pub runoff: Vec<u64>,
 }
 
@@ -158,23 +160,33 @@ pub fn erode(
     precipitation: &[f64],
     p: &ErosionParams,
 ) -> Hydrology {
-    erode_observed(mesh, h0, ocean, precipitation, p, &|_| true)
+    erode_observed(mesh, h0, ocean, precipitation, p, None, &|_| true)
         .unwrap_or_else(|| unreachable!("never cancelled"))
 }
 
 /// [`erode`], calling `observe(1)` after the steady state and after each
 /// iteration: when it answers `false` the work stops and `None` comes
 /// back (a server stopping). What it does changes nothing computed.
+///
+/// With a water balance (`Balance::Budyko`), rivers carry its runoff
+/// rather than all the rain, lakes evaporate what it says, depressions of
+/// `h0` that evaporation keeps closed drain inland through the erosion
+/// (their divides held), and each ends in a terminal lake filled to
+/// balance (`hydro::balance`).
 pub fn erode_observed(
     mesh: &Mesh,
     h0: &[f64],
     ocean: &[bool],
     precipitation: &[f64],
     p: &ErosionParams,
+    water: Option<&NodeBalance>,
     observe: &dyn Fn(u32) -> bool,
 ) -> Option<Hydrology> {
     let count = mesh.len();
-    let runoff = runoff(mesh, precipitation, ocean);
+    let runoff = match water {
+        Some(b) => b.runoff.clone(),
+        None => runoff(mesh, precipitation, ocean),
+    };
     // What the incision sees: the rain, or the rain floored.
     let floored_runoff: Vec<u64>;
     let cutting: &[u64] = if p.precipitation_floor > 0.0 {
@@ -191,7 +203,17 @@ pub fn erode_observed(
     let mut h: Vec<f64> = h0.to_vec();
 
     // The steady state along the initial tree: h = root + c·Σ U·L/F.
-    let r = routing::route(mesh, &h, ocean);
+    let mut r = routing::route(mesh, &h, ocean);
+    // Closed basins: their lakes' exits become roots of the tree.
+    let (region, mut sinks) = match water {
+        Some(b) => balance::closed_basins(mesh, &mut r, &h, ocean, b),
+        None => (Vec::new(), Vec::new()),
+    };
+    let held = (!sinks.is_empty()).then_some(region.as_slice());
+    let kept = match water {
+        Some(b) => balance::kept_lakes(&r, h0, &b.ice),
+        None => Vec::new(),
+    };
     let q = routing::accumulate(&r, cutting);
     let mut root = vec![0.0f64; count];
     let mut path = vec![0.0f64; count];
@@ -232,7 +254,10 @@ pub fn erode_observed(
     }
 
     for _ in 0..p.iterations {
-        let r = routing::route(mesh, &h, ocean);
+        if held.is_some() {
+            sinks = balance::lowest_sinks(&h, &region, &sinks);
+        }
+        let r = routing::route_in(mesh, &h, ocean, &sinks, held);
         let q = routing::accumulate(&r, cutting);
         for &k in &r.order {
             let ku = k as usize;
@@ -270,10 +295,15 @@ pub fn erode_observed(
     if let Some(b) = p.bound {
         bound_relief(&mut h, ocean, &mesh.area, b);
     }
+    balance::press_lakes(mesh, &mut h, ocean, &kept);
 
-    // Final routing; then the ε-fill in stack order so every receiver edge
-    // outside lakes runs strictly downhill.
-    let mut r = routing::route(mesh, &h, ocean);
+    // Final routing (closed basins' sinks seeded, their divides free to
+    // follow the ground); then the ε-fill in stack order so every
+    // receiver edge outside lakes runs strictly downhill.
+    if held.is_some() {
+        sinks = balance::lowest_sinks(&h, &region, &sinks);
+    }
+    let mut r = routing::route_in(mesh, &h, ocean, &sinks, None);
     for i in 0..r.order.len() {
         let k = r.order[i];
         let ku = k as usize;
@@ -287,8 +317,22 @@ pub fn erode_observed(
         }
         r.level[ku] = h[ku];
     }
-    let mut discharge = routing::accumulate(&r, &runoff);
-    routing::close_endorheic(&mut r, &mut discharge, p.evaporation);
+    let discharge = match water {
+        Some(b) => {
+            // Lakes close on what reaches them after losses; then the
+            // discharge again down the closed drainage, exactly.
+            let mut q = balance::lossy_discharge(mesh, &r, &runoff, b);
+            routing::close_endorheic_by(&mut r, &mut q, &|l| b.evaporates(mesh, l));
+            let q = balance::lossy_discharge(mesh, &r, &runoff, b);
+            balance::fill_terminal_lakes(mesh, &mut r, &h, &q, b, &sinks);
+            q
+        }
+        None => {
+            let mut q = routing::accumulate(&r, &runoff);
+            routing::close_endorheic(&mut r, &mut q, p.evaporation);
+            q
+        }
+    };
     let area: Vec<u64> = (0..count)
         .map(|k| {
             if ocean[k] {

@@ -8,6 +8,8 @@
 //! - [`Mesh`]: node directions, neighbour lists and cell areas.
 //! - [`routing`]: priority flood, steepest-descent receivers, the stack,
 //!   integer drainage and lakes (with endorheic ones).
+//! - [`balance`]: runoff by the Budyko curve, closed basins and their
+//!   terminal lakes, ice.
 //! - [`erosion`]: implicit stream power from the steady state, hillslope
 //!   diffusion and the final routing.
 //! - [`rivers`]: river segments with a water level that never rises
@@ -15,6 +17,7 @@
 //! - [`carve`]: what a river or lake does to one sample.
 //! - [`geojson`]: rivers, lakes and basins as GeoJSON.
 
+pub mod balance;
 pub mod carve;
 pub mod erosion;
 pub mod geojson;

@@ -65,14 +65,39 @@ pub fn meander(from: u32, to: u32) -> f64 {
 /// The river segments of `hyd`, grouped by link, links in order of their
 /// first node; empty when no node drains enough.
 pub fn extract(mesh: &Mesh, hyd: &Hydrology, ocean: &[bool]) -> Vec<Segment> {
+    extract_by(mesh, hyd, ocean, &RiverRule::default())
+}
+
+/// What else a node needs to be a river ([`extract_by`]), beyond
+/// draining [`RIVER_AREA_KM2`].
+#[derive(Clone, Debug, Default)]
+pub struct RiverRule<'a> {
+    /// The least mean runoff over its catchment, m/yr (its discharge over
+    /// the area threshold): dry ground draws fewer rivers.
+    pub min_runoff_m: f64,
+    /// Nodes that are ice: neither end of a river edge lies on one
+    /// (meltwater runs under the ice and leaves at its margin).
+    pub ice: Option<&'a [bool]>,
+}
+
+/// [`extract`] under `rule`.
+pub fn extract_by(mesh: &Mesh, hyd: &Hydrology, ocean: &[bool], rule: &RiverRule) -> Vec<Segment> {
     let r = &hyd.routing;
     let count = mesh.len();
     let min_area = ((RIVER_AREA_KM2 * 1e6) as u64).max({
         let mean = mesh.area.iter().sum::<f64>() / count as f64;
         (4.0 * mean) as u64
     });
+    let min_discharge = (rule.min_runoff_m * min_area as f64) as u64;
+    let on_ice = |k: usize| rule.ice.is_some_and(|ice| ice[k]);
     let is_river = |k: usize| {
-        !ocean[k] && r.lake[k] == NONE && r.receiver[k] != NONE && hyd.upstream_area[k] >= min_area
+        !ocean[k]
+            && r.lake[k] == NONE
+            && r.receiver[k] != NONE
+            && hyd.upstream_area[k] >= min_area
+            && hyd.discharge[k] >= min_discharge
+            && !on_ice(k)
+            && !on_ice(r.receiver[k] as usize)
     };
     // River donors per node, Strahler orders and main-stem lengths, upstream first.
     let mut donors = vec![0u32; count];

@@ -48,6 +48,22 @@ pub struct Lake {
 /// Routes `height` (metres; nodes with `ocean` set are the sea, level 0).
 /// A planet without sea drains to its lowest node.
 pub fn route(mesh: &Mesh, height: &[f64], ocean: &[bool]) -> Routing {
+    route_in(mesh, height, ocean, &[], None)
+}
+
+/// [`route`] with closed basins: each of `sinks` is a root at its own
+/// ground (a terminal lake's floor), flooded from like the sea. With
+/// `regions`, water stays in its region (a node is claimed and drained
+/// only by nodes of the same region): the drainage divides stay where
+/// they were while erosion reshapes the ground. With neither, exactly
+/// [`route`].
+pub fn route_in(
+    mesh: &Mesh,
+    height: &[f64],
+    ocean: &[bool],
+    sinks: &[u32],
+    regions: Option<&[u32]>,
+) -> Routing {
     let count = mesh.len();
     let mut level = vec![0.0f64; count];
     let mut rank = vec![u32::MAX; count];
@@ -59,6 +75,17 @@ pub fn route(mesh: &Mesh, height: &[f64], ocean: &[bool]) -> Routing {
             heap.push(Reverse((order_key(0.0), k as u32)));
         }
     }
+    let mut sink = vec![false; if sinks.is_empty() { 0 } else { count }];
+    for &s in sinks {
+        let su = s as usize;
+        if !seen[su] {
+            seen[su] = true;
+            sink[su] = true;
+            level[su] = height[su];
+            heap.push(Reverse((order_key(height[su]), s)));
+        }
+    }
+    let same = |a: u32, b: u32| regions.is_none_or(|r| r[a as usize] == r[b as usize]);
     if heap.is_empty() {
         let low = (0..count as u32)
             .min_by_key(|&k| (order_key(height[k as usize]), k))
@@ -73,7 +100,7 @@ pub fn route(mesh: &Mesh, height: &[f64], ocean: &[bool]) -> Routing {
         order.push(c);
         let lc = level[c as usize];
         for &m in mesh.neighbours(c) {
-            if !seen[m as usize] {
+            if !seen[m as usize] && same(c, m) {
                 seen[m as usize] = true;
                 let l = height[m as usize].max(lc);
                 level[m as usize] = l;
@@ -83,13 +110,13 @@ pub fn route(mesh: &Mesh, height: &[f64], ocean: &[bool]) -> Routing {
     }
     let receiver: Vec<u32> = (0..count as u32)
         .map(|k| {
-            if ocean[k as usize] || rank[k as usize] == 0 {
+            if ocean[k as usize] || rank[k as usize] == 0 || sink.get(k as usize) == Some(&true) {
                 return NONE;
             }
             let mut best = NONE;
             let mut best_slope = f64::NEG_INFINITY;
             for &m in mesh.neighbours(k) {
-                if rank[m as usize] >= rank[k as usize] {
+                if rank[m as usize] >= rank[k as usize] || !same(k, m) {
                     continue;
                 }
                 let slope = (level[k as usize] - level[m as usize]) / mesh.dist(k, m);
@@ -181,6 +208,16 @@ pub fn accumulate(r: &Routing, weight: &[u64]) -> Vec<u64> {
 /// levels) are settled first, so a lake's inflow already lacks what
 /// closed lakes above it keep. Fills each lake's `inflow`.
 pub fn close_endorheic(r: &mut Routing, discharge: &mut [u64], evaporation: f64) {
+    close_endorheic_by(r, discharge, &|lake: &Lake| evaporation * lake.area);
+}
+
+/// [`close_endorheic`] with the volume a lake's surface evaporates in a
+/// year (m³/yr) given by `evaporates` (where it varies over the planet).
+pub fn close_endorheic_by(
+    r: &mut Routing,
+    discharge: &mut [u64],
+    evaporates: &dyn Fn(&Lake) -> f64,
+) {
     let mut by_level: Vec<u32> = (0..r.lakes.len() as u32).collect();
     by_level.sort_by_key(|&l| (Reverse(order_key(r.lakes[l as usize].level)), l));
     for id in by_level {
@@ -202,7 +239,7 @@ pub fn close_endorheic(r: &mut Routing, discharge: &mut [u64], evaporation: f64)
             .map(|&k| discharge[k as usize])
             .sum();
         let inflow = exits.iter().map(|&k| discharge[k as usize]).sum::<u64>() + roots;
-        let evaporates = evaporation * lake.area;
+        let evaporates = evaporates(lake);
         let lake = &mut r.lakes[id as usize];
         lake.inflow = inflow;
         if lake.endorheic || (inflow as f64) > evaporates {
@@ -215,7 +252,9 @@ pub fn close_endorheic(r: &mut Routing, discharge: &mut [u64], evaporation: f64)
             let mut to = r.receiver[k as usize];
             r.receiver[k as usize] = NONE;
             while to != NONE {
-                discharge[to as usize] -= held;
+                // Never below zero where losses on the way took more
+                // (exact subtraction otherwise: sums are exact).
+                discharge[to as usize] = discharge[to as usize].saturating_sub(held);
                 to = r.receiver[to as usize];
             }
         }

@@ -225,6 +225,7 @@ fn read_water(r: &mut Reader<'_>, count: usize) -> Result<HydroFields, PlanetErr
         lakes,
         segments,
         field: Arc::default(),
+        budget: None,
     })
 }
 

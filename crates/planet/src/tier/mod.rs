@@ -28,13 +28,14 @@ use crate::ecology::{BANDS, BiomeTables, KNOTS};
 use crate::geo::Dir;
 use crate::graph::SphereGraph;
 use crate::hydro::Mesh;
+use crate::hydro::balance::{self, NodeBalance};
 use crate::hydro::carve::RiverField;
 use crate::hydro::erosion::{self, ErosionParams};
-use crate::hydro::rivers::{self, Segment};
+use crate::hydro::rivers::{self, RiverRule, Segment};
 use crate::hydro::routing::NONE;
 use crate::layers::{Layer, NoiseBackend, Noises, Positions};
 use crate::stages::{ClimateReader, Stages, TierReader};
-use crate::version::{Rain, TierLayout, Water};
+use crate::version::{Balance, Rain, TierLayout, Water};
 use crate::{Layers, PlanetError, PlanetParams};
 use mangekyo_core::hash::fnv1a64;
 use mangekyo_core::noise::Level;
@@ -115,6 +116,28 @@ pub struct HydroFields {
     pub segments: Vec<Segment>,
     /// The river field built from them on first use (not stored).
     field: Arc<OnceLock<RiverField>>,
+    /// The water budget, as measured when the tier was computed (`None`
+    /// in a tier read back from a blob: blobs keep only what chunks use).
+    pub budget: Option<WaterBudget>,
+}
+
+/// Where a tier's water goes, summed over land (for the closing checks
+/// of a water balance: Earth's rivers carry about 38,000 km³/yr of
+/// 110,000 km³/yr of rain on land, and about 18 % of land drains inland).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WaterBudget {
+    /// Land area, km².
+    pub land_km2: f64,
+    /// Rain on land, km³/yr.
+    pub precipitation_km3: f64,
+    /// What runs off land (rain less evapotranspiration), km³/yr.
+    pub runoff_km3: f64,
+    /// What rivers and land deliver to the sea, km³/yr.
+    pub to_sea_km3: f64,
+    /// Land whose water never reaches the sea (closed basins), km².
+    pub inland_km2: f64,
+    /// Lake surface, km².
+    pub lakes_km2: f64,
 }
 
 impl PartialEq for HydroFields {
@@ -145,12 +168,15 @@ pub struct LakeRecord {
 impl HydroFields {
     /// Erodes and drains the tier's heights under `precipitation` (m/yr
     /// per node: version 4's climate; version 3 stands in 0.25 +
-    /// 1.75·humidity), calling `observe` after each stage.
+    /// 1.75·humidity), calling `observe` after each stage. With
+    /// `sea_temperature` (°C per node) the water balances
+    /// ([`crate::version::Balance::Budyko`]); without, all rain runs off.
     pub fn compute(
         graph: SphereGraph,
         radius: f64,
         height: &[f32],
         precipitation: &[f64],
+        sea_temperature: Option<&[f64]>,
         params: &ErosionParams,
         observe: &dyn Fn(u32) -> bool,
     ) -> Option<HydroFields> {
@@ -163,10 +189,35 @@ impl HydroFields {
         // Four reports (the steady state and three rounds) of n rows each.
         let rounds = params.iterations + 1;
         let rows = graph.n() * 4 / rounds;
-        let hyd = erosion::erode_observed(&mesh, &h0, &ocean, precipitation, params, &|_| {
-            observe(rows)
-        })?;
-        let segments = rivers::extract(&mesh, &hyd, &ocean);
+        let water = sea_temperature.map(|t| {
+            let air: Vec<f64> = t
+                .iter()
+                .zip(&h0)
+                .map(|(&t, &h)| crate::atmosphere::Atmosphere::air_temperature(t, h))
+                .collect();
+            NodeBalance::new(&mesh, precipitation, &air, &ocean)
+        });
+        let hyd = erosion::erode_observed(
+            &mesh,
+            &h0,
+            &ocean,
+            precipitation,
+            params,
+            water.as_ref(),
+            &|_| observe(rows),
+        )?;
+        let segments = match sea_temperature {
+            Some(t) => {
+                let ice = balance::ice(t, &hyd.height);
+                let rule = RiverRule {
+                    min_runoff_m: balance::RIVER_RUNOFF_M,
+                    ice: Some(&ice),
+                };
+                rivers::extract_by(&mesh, &hyd, &ocean, &rule)
+            }
+            None => rivers::extract(&mesh, &hyd, &ocean),
+        };
+        let budget = water_budget(&mesh, &hyd, &ocean, precipitation);
         let lakes = hyd
             .routing
             .lakes
@@ -186,6 +237,7 @@ impl HydroFields {
             lakes,
             segments,
             field: Arc::default(),
+            budget: Some(budget),
         };
         observe(graph.n());
         Some(out)
@@ -211,6 +263,51 @@ impl HydroFields {
             RiverField::new(graph, radius, self.segments.clone(), &self.lake_level())
         })
     }
+}
+
+/// The [`WaterBudget`] of an eroded tier (sums in node order).
+fn water_budget(
+    mesh: &Mesh,
+    hyd: &erosion::Hydrology,
+    ocean: &[bool],
+    precipitation: &[f64],
+) -> WaterBudget {
+    let r = &hyd.routing;
+    let mut inland = vec![false; mesh.len()];
+    for &k in &r.order {
+        let ku = k as usize;
+        let to = r.receiver[ku];
+        inland[ku] = if to == NONE {
+            !ocean[ku]
+        } else {
+            inland[to as usize]
+        };
+    }
+    let mut b = WaterBudget {
+        land_km2: 0.0,
+        precipitation_km3: 0.0,
+        runoff_km3: 0.0,
+        to_sea_km3: 0.0,
+        inland_km2: 0.0,
+        lakes_km2: r.lakes.iter().map(|l| l.area).sum::<f64>() / 1e6,
+    };
+    for k in 0..mesh.len() {
+        if ocean[k] {
+            continue;
+        }
+        let a = mesh.area[k] / 1e6;
+        b.land_km2 += a;
+        b.precipitation_km3 += precipitation[k].max(0.0) * a / 1e3;
+        b.runoff_km3 += hyd.runoff[k] as f64 / 1e9;
+        if inland[k] {
+            b.inland_km2 += a;
+        }
+        let to = r.receiver[k];
+        if to != NONE && ocean[to as usize] {
+            b.to_sea_km3 += hyd.discharge[k] as f64 / 1e9;
+        }
+    }
+    b
 }
 
 impl std::fmt::Debug for CoarseTier {
@@ -346,6 +443,7 @@ impl CoarseTier {
                     params.radius,
                     &tier.height,
                     &precipitation,
+                    None,
                     &erosion,
                     observe,
                 )?);
@@ -358,12 +456,24 @@ impl CoarseTier {
         let dirs: Vec<Dir> = (0..count as u32).map(|k| graph.node(k)).collect();
         let h0: Vec<f64> = tier.height.iter().map(|&h| f64::from(h)).collect();
         let first = ClimateGrid::compute(atm, &graph, &h0, params.seed, params.radius);
-        let rain = first.precipitation_m(&first.graph(params.seed), &dirs);
+        let first_graph = first.graph(params.seed);
+        let rain = first.precipitation_m(&first_graph, &dirs);
+        let sea_temperature = match stages.pipeline.balance {
+            Balance::AllRain => None,
+            Balance::Budyko => Some(first.sea_temperature_c(&first_graph, &dirs)),
+        };
         if !observe(n) {
             return None;
         }
-        let hydro =
-            HydroFields::compute(graph, params.radius, &tier.height, &rain, &erosion, observe)?;
+        let hydro = HydroFields::compute(
+            graph,
+            params.radius,
+            &tier.height,
+            &rain,
+            sea_temperature.as_deref(),
+            &erosion,
+            observe,
+        )?;
         let eroded: Vec<f64> = hydro.eroded.iter().map(|&h| f64::from(h)).collect();
         let grid = ClimateGrid::compute(atm, &graph, &eroded, params.seed, params.radius);
         let wetland = wetland(&grid, &dirs, &eroded, &hydro, params);

@@ -1,0 +1,83 @@
+//! Issue 35's water pictures for seed 42, coloured by biome (water is
+//! fresh-water blue) and hill-shaded: the next version's largest terminal
+//! lake (a closed basin's, filled to balance) and its largest lake that
+//! spills, each at the spacing of lod 0 (around its middle), 3 and 6
+//! (on its shore; 256² samples 6,144 m, 768 m and 96 m apart). Version 4
+//! has no counterpart to show: its continents lie elsewhere (noise hash 1).
+//! This is an edge (it writes files); the planet is pure.
+//!
+//! `cargo run -p mangekyo-planet --release --example water_pictures [out_dir]`
+
+use mangekyo_planet::graph::SphereGraph;
+use mangekyo_planet::{Planet, PlanetParams, Version};
+use std::path::Path;
+
+mod common;
+use common::write_png;
+#[path = "common/ground.rs"]
+mod ground;
+use ground::ground;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let out = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "docs/images".into());
+    let out = Path::new(&out);
+    std::fs::create_dir_all(out)?;
+    let next = Planet::new(PlanetParams {
+        generator_version: Version::Next,
+        ..PlanetParams::default()
+    })?;
+    let tier = next.coarse_tier()?;
+    let hydro = tier.hydro.as_ref().ok_or("the next version has water")?;
+    let graph = SphereGraph::new(tier.n, next.params().seed)?;
+    for (name, closed) in [("terminal", true), ("spilling", false)] {
+        let Some(id) = (0..hydro.lakes.len())
+            .filter(|&l| hydro.lakes[l].endorheic == closed)
+            .max_by(|&a, &b| hydro.lakes[a].area_km2.total_cmp(&hydro.lakes[b].area_km2))
+        else {
+            continue;
+        };
+        let lake = hydro.lakes[id];
+        // The lake's middle: the mean of its nodes' directions.
+        let mut c = [0.0f64; 3];
+        for k in (0..hydro.lake.len()).filter(|&k| hydro.lake[k] as usize == id) {
+            let d = graph.node(k as u32);
+            (0..3).for_each(|i| c[i] += d[i]);
+        }
+        let centre = ground::unit(c);
+        // Its shore nearest the middle: halfway from a lake node to a
+        // neighbour outside the lake.
+        let dot = |d: [f64; 3]| d[0] * centre[0] + d[1] * centre[1] + d[2] * centre[2];
+        let shore = (0..hydro.lake.len() as u32)
+            .filter(|&k| hydro.lake[k as usize] as usize == id)
+            .flat_map(|k| {
+                graph
+                    .neighbours(k)
+                    .into_iter()
+                    .filter(|&m| hydro.lake[m as usize] as usize != id)
+                    .map(move |m| (k, m))
+            })
+            .map(|(k, m)| {
+                let (a, b) = (graph.node(k), graph.node(m));
+                ground::unit([0, 1, 2].map(|i| a[i] + b[i]))
+            })
+            .max_by(|&a, &b| dot(a).total_cmp(&dot(b)))
+            .unwrap_or(centre);
+        println!(
+            "{name} lake: {:.0} km², surface {:.0} m, inflow {:.0} m³/s",
+            lake.area_km2, lake.level, lake.inflow
+        );
+        for (lod, spacing) in [(0, 6144.0), (3, 768.0), (6, 96.0)] {
+            let at = if lod == 0 { centre } else { shore };
+            let rgb = ground(&next, at, 256, spacing, true);
+            write_png(
+                &out.join(format!("water_next_{name}_lake_lod{lod}.png")),
+                256,
+                256,
+                &rgb,
+            )?;
+        }
+    }
+    Ok(())
+}
