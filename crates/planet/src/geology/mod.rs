@@ -15,6 +15,7 @@
 //! planet has Earth's proportions.
 
 mod geojson;
+mod joined;
 pub mod layers;
 pub use geojson::{check_cell_deg, plates_geojson, plates_geojson_cancellable};
 
@@ -41,17 +42,6 @@ const DERIVED_MIN: u32 = 10;
 const DERIVED_SPAN: u64 = 15;
 /// Octaves of the continent field read for the crust across a boundary.
 const CRUST_OCTAVES: usize = 3;
-/// [`Boundaries::Joined`]: over this distance from a boundary its two
-/// sides' profiles ease to their common value at it, km.
-const JOIN_KM: f64 = 60.0;
-/// [`Boundaries::Joined`]: where the second- and third-nearest plates are
-/// this close (as distance, km), their boundaries' profiles are blended.
-const FAN_KM: f64 = 120.0;
-/// [`Boundaries::Joined`]: boundary profiles fade out within about this
-/// (as km of dot product; some 50 km on the ground) of a triple
-/// junction, and the third plate's boundary joins in only this far from
-/// the nearest boundary.
-const JUNCTION_KM: f64 = 25.0;
 /// Old sutures (a sparser Voronoi): count and height of the worn ranges.
 const SUTURES: usize = 9;
 const SUTURE_M: f64 = 450.0;
@@ -531,7 +521,7 @@ pub(crate) fn uplift_block(
         Boundaries::Sided => uplift_block_sided(
             plates, backend, detail, threshold, activity, radius, level, dirs, land, out,
         ),
-        Boundaries::Joined => uplift_block_joined(
+        Boundaries::Joined => joined::uplift_block_joined(
             plates, backend, detail, threshold, activity, radius, level, dirs, land, out,
         ),
     }
@@ -607,149 +597,6 @@ fn uplift_block_sided(
         let u =
             boundary_uplift(p.distance_km, p.convergence, crust) + crust.here * plates.suture(q[i]);
         out.plate.push(p.plate);
-        out.uplift.push((activity * u) as f32);
-    }
-}
-
-/// [`Boundaries::Joined`]'s profile: [`boundary_uplift`] on this side,
-/// eased over [`JOIN_KM`] to the mean of both sides' values at the
-/// boundary. `behind` is the crust the far side sees across (on this
-/// side, a fixed distance back), so at distance 0 both sides compute the
-/// same mean and the relief is continuous across every boundary.
-fn joined_uplift(p: &PlatePoint, crust: Crust, behind: f64) -> f64 {
-    let x = p.distance_km;
-    let own = boundary_uplift(x, p.convergence, crust);
-    if x >= JOIN_KM {
-        return own;
-    }
-    let at_zero = boundary_uplift(0.0, p.convergence, crust);
-    let theirs = boundary_uplift(
-        0.0,
-        p.convergence,
-        Crust {
-            here: crust.here,
-            across: behind,
-            here_sinks: !crust.here_sinks,
-        },
-    );
-    own + 0.5 * (theirs - at_zero) * (1.0 - smoothstep(0.0, JOIN_KM, x))
-}
-
-/// The crust offset: a sample this far (radians) past the mirror image,
-/// so the far side's coast counts.
-const CRUST_OFFSET: f64 = 0.015;
-
-/// [`uplift_block`] for [`Boundaries::Joined`]: each boundary's profiles
-/// meet from both sides ([`joined_uplift`]), and near the line where the
-/// second-nearest plate changes, the boundaries to both are blended, so
-/// no straight step fans out of a triple junction.
-#[allow(clippy::too_many_arguments)]
-fn uplift_block_joined(
-    plates: &Plates,
-    backend: &dyn NoiseBackend,
-    detail: &Detail,
-    threshold: f32,
-    activity: f64,
-    radius: f64,
-    level: Level,
-    dirs: &[Dir],
-    land: &[f32],
-    out: &mut GeologySamples,
-) {
-    let n = dirs.len();
-    let q = plates.warped(dirs, radius, level);
-    let located: Vec<Three> = q.iter().map(|&q| plates.locate_three(q)).collect();
-    // The third plate's share: ½ on the line where it becomes second
-    // (so no step fans out along it), and none at the nearest boundary
-    // itself (where both sides' nearest pair is one boundary, joined, but
-    // their third pairs differ).
-    let share = |t: &Three| {
-        0.5 * (1.0 - smoothstep(0.0, FAN_KM, t.third - t.second))
-            * smoothstep(0.0, JUNCTION_KM, t.second)
-    };
-    // Within JUNCTION_KM of a triple junction those two wishes meet: the
-    // profiles fade out there, by a weight each of its plates computes
-    // alike.
-    let fade = |t: &Three| smoothstep(JUNCTION_KM, 2.0 * JUNCTION_KM, t.third);
-    // Crust samples: for each boundary in reach, the mirror across it and
-    // (within JOIN_KM) one behind; gathered in one call.
-    let mut at: [Vec<f64>; 3] = Default::default();
-    let mut push = |d: Dir, normal: Dir, s: f64| {
-        let m = normalise([
-            d[0] + s * normal[0],
-            d[1] + s * normal[1],
-            d[2] + s * normal[2],
-        ]);
-        for a in 0..3 {
-            at[a].push(m[a] * radius);
-        }
-    };
-    // Per sample and pair: (index of its across sample, of its behind).
-    const NO: usize = usize::MAX;
-    let mut slots = vec![[(NO, NO); 2]; n];
-    let mut count = 0usize;
-    for i in 0..n {
-        let t = &located[i];
-        let w = share(t);
-        for (j, p) in [&t.ab, &t.ac].into_iter().enumerate() {
-            if p.distance_km >= PROFILE_REACH_KM || (j == 1 && w == 0.0) || fade(t) == 0.0 {
-                continue;
-            }
-            let s = 2.0 * p.distance_km / KM_PER_RADIAN + CRUST_OFFSET;
-            push(dirs[i], p.normal, s);
-            slots[i][j].0 = count;
-            count += 1;
-            if p.distance_km < JOIN_KM {
-                push(dirs[i], p.normal, -CRUST_OFFSET);
-                slots[i][j].1 = count;
-                count += 1;
-            }
-        }
-    }
-    let mut gathered = vec![threshold; count];
-    let [x, y, z] = &at;
-    match detail.octaves(Layer::Continent) {
-        _ if count == 0 => {}
-        0 => {}
-        k => backend.fill(
-            Layer::Continent,
-            k.min(CRUST_OCTAVES),
-            Positions { x, y, z },
-            &mut gathered,
-        ),
-    }
-    let crust_at = |slot: usize| {
-        if slot == NO {
-            0.0
-        } else {
-            continental(gathered[slot] - threshold)
-        }
-    };
-    for i in 0..n {
-        let t = &located[i];
-        let here = continental(land[i]);
-        let profile = |p: &PlatePoint, (across, behind): (usize, usize)| {
-            if across == NO {
-                return 0.0;
-            }
-            let crust = Crust {
-                here,
-                across: crust_at(across),
-                here_sinks: plates.sinks(p.plate as usize, p.other as usize),
-            };
-            if behind == NO {
-                boundary_uplift(p.distance_km, p.convergence, crust)
-            } else {
-                joined_uplift(p, crust, crust_at(behind))
-            }
-        };
-        let w = share(t);
-        let mut u = (1.0 - w) * profile(&t.ab, slots[i][0]);
-        if w > 0.0 {
-            u += w * profile(&t.ac, slots[i][1]);
-        }
-        u = fade(t) * u + here * plates.suture(q[i]);
-        out.plate.push(t.ab.plate);
         out.uplift.push((activity * u) as f32);
     }
 }
