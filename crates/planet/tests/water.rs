@@ -31,31 +31,21 @@ fn ranks(order: &[u32]) -> Vec<usize> {
     rank
 }
 
-#[test]
-fn drainage_is_a_conserving_forest_that_runs_downhill_to_the_sea_or_a_lake() {
-    let planet = planet(64);
-    let tier = planet.coarse_tier().unwrap();
-    let graph = SphereGraph::new(64, planet.params().seed).unwrap();
-    let mesh = Mesh::new(graph, planet.params().radius);
-    let h0: Vec<f64> = tier.height.iter().map(|&h| f64::from(h)).collect();
-    let ocean: Vec<bool> = h0.iter().map(|&h| h < 0.0).collect();
-    // Uneven rain, so conservation is not a count of cells.
-    let rain: Vec<f64> = (0..mesh.len())
-        .map(|k| 0.3 + 1.4 * ((k * 7919) % 1000) as f64 / 1000.0)
-        .collect();
-    let p = ErosionParams::default();
-    let hyd = erosion::erode(&mesh, &h0, &ocean, &rain, &p);
+/// Checks that `hyd`'s receivers form a forest in stack order rooted in
+/// the sea or a closed lake, with water that never rises downstream and
+/// receiver edges outside lakes strictly downhill; returns what reaches
+/// each node (its own runoff plus its donors' discharge).
+fn forest_inflow(hyd: &erosion::Hydrology, ocean: &[bool]) -> Vec<u64> {
     let r = &hyd.routing;
     let rank = ranks(&r.order);
     assert!(
         rank.iter().all(|&x| x != usize::MAX),
         "every node is routed"
     );
-    let mut donors_sum = hyd.runoff.clone();
-    for k in 0..mesh.len() {
-        let to = r.receiver[k];
+    let mut inflow = hyd.runoff.clone();
+    for (k, &to) in r.receiver.iter().enumerate() {
         if to == NONE {
-            // Roots: the sea, or the exits of a closed lake.
+            // Roots: the sea, or the exits and floors of closed lakes.
             let lake = r.lake[k];
             assert!(
                 ocean[k] || (lake != NONE && r.lakes[lake as usize].endorheic),
@@ -72,8 +62,27 @@ fn drainage_is_a_conserving_forest_that_runs_downhill_to_the_sea_or_a_lake() {
                 "{k}: receiver edge outside a lake is not strictly downhill"
             );
         }
-        donors_sum[to as usize] += hyd.discharge[k];
+        inflow[to as usize] += hyd.discharge[k];
     }
+    inflow
+}
+
+#[test]
+fn drainage_is_a_conserving_forest_that_runs_downhill_to_the_sea_or_a_lake() {
+    let planet = planet(64);
+    let tier = planet.coarse_tier().unwrap();
+    let graph = SphereGraph::new(64, planet.params().seed).unwrap();
+    let mesh = Mesh::new(graph, planet.params().radius);
+    let h0: Vec<f64> = tier.height.iter().map(|&h| f64::from(h)).collect();
+    let ocean: Vec<bool> = h0.iter().map(|&h| h < 0.0).collect();
+    // Uneven rain, so conservation is not a count of cells.
+    let rain: Vec<f64> = (0..mesh.len())
+        .map(|k| 0.3 + 1.4 * ((k * 7919) % 1000) as f64 / 1000.0)
+        .collect();
+    let p = ErosionParams::default();
+    let hyd = erosion::erode(&mesh, &h0, &ocean, &rain, &p);
+    let r = &hyd.routing;
+    let donors_sum = forest_inflow(&hyd, &ocean);
     assert_eq!(
         donors_sum, hyd.discharge,
         "each node's discharge is its own plus its donors'"
@@ -241,29 +250,7 @@ fn with_a_water_balance_drainage_still_runs_downhill_and_closed_basins_end_in_ba
         .collect();
     let (hyd, b) = balanced(&mesh, &h0, &ocean, &rain, &t);
     let r = &hyd.routing;
-    let rank = ranks(&r.order);
-    assert!(
-        rank.iter().all(|&x| x != usize::MAX),
-        "every node is routed"
-    );
-    let mut inflow = hyd.runoff.clone();
-    for k in 0..mesh.len() {
-        let to = r.receiver[k];
-        if to == NONE {
-            let lake = r.lake[k];
-            assert!(
-                ocean[k] || (lake != NONE && r.lakes[lake as usize].endorheic),
-                "node {k} is a root on land outside a closed lake"
-            );
-            continue;
-        }
-        assert!(rank[to as usize] < rank[k], "{k} comes before its receiver");
-        assert!(r.level[to as usize] <= r.level[k], "{k}: water rises");
-        if r.lake[k] == NONE {
-            assert!(hyd.height[k] > r.level[to as usize], "{k}: not downhill");
-        }
-        inflow[to as usize] += hyd.discharge[k];
-    }
+    let inflow = forest_inflow(&hyd, &ocean);
     // Rivers only lose water on the way (where the air is dry), and only
     // there.
     for (k, &reaching) in inflow.iter().enumerate() {
