@@ -22,6 +22,18 @@ fn planet(n: u32) -> Planet {
     .unwrap()
 }
 
+/// The default planet's graph of `n` and its tectonic ground: the mesh,
+/// the heights before erosion, and which nodes are sea.
+fn tectonic_ground(n: u32) -> (Mesh, Vec<f64>, Vec<bool>) {
+    let planet = planet(n);
+    let tier = planet.coarse_tier().unwrap();
+    let graph = SphereGraph::new(n, planet.params().seed).unwrap();
+    let mesh = Mesh::new(graph, planet.params().radius);
+    let h0: Vec<f64> = tier.height.iter().map(|&h| f64::from(h)).collect();
+    let ocean: Vec<bool> = h0.iter().map(|&h| h < 0.0).collect();
+    (mesh, h0, ocean)
+}
+
 /// Position of each node in the stack.
 fn ranks(order: &[u32]) -> Vec<usize> {
     let mut rank = vec![usize::MAX; order.len()];
@@ -69,12 +81,7 @@ fn forest_inflow(hyd: &erosion::Hydrology, ocean: &[bool]) -> Vec<u64> {
 
 #[test]
 fn drainage_is_a_conserving_forest_that_runs_downhill_to_the_sea_or_a_lake() {
-    let planet = planet(64);
-    let tier = planet.coarse_tier().unwrap();
-    let graph = SphereGraph::new(64, planet.params().seed).unwrap();
-    let mesh = Mesh::new(graph, planet.params().radius);
-    let h0: Vec<f64> = tier.height.iter().map(|&h| f64::from(h)).collect();
-    let ocean: Vec<bool> = h0.iter().map(|&h| h < 0.0).collect();
+    let (mesh, h0, ocean) = tectonic_ground(64);
     // Uneven rain, so conservation is not a count of cells.
     let rain: Vec<f64> = (0..mesh.len())
         .map(|k| 0.3 + 1.4 * ((k * 7919) % 1000) as f64 / 1000.0)
@@ -237,12 +244,7 @@ fn balanced(
 
 #[test]
 fn with_a_water_balance_drainage_still_runs_downhill_and_closed_basins_end_in_balanced_lakes() {
-    let planet = planet(64);
-    let tier = planet.coarse_tier().unwrap();
-    let graph = SphereGraph::new(64, planet.params().seed).unwrap();
-    let mesh = Mesh::new(graph, planet.params().radius);
-    let h0: Vec<f64> = tier.height.iter().map(|&h| f64::from(h)).collect();
-    let ocean: Vec<bool> = h0.iter().map(|&h| h < 0.0).collect();
+    let (mesh, h0, ocean) = tectonic_ground(64);
     // Warm and dry towards the equator, cool and wet poleward, uneven.
     let t: Vec<f64> = mesh.dirs.iter().map(|d| 30.0 - 45.0 * d[2].abs()).collect();
     let rain: Vec<f64> = (0..mesh.len())
