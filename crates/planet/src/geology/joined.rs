@@ -1,8 +1,7 @@
 //! [`Boundaries::Joined`]: plate boundaries whose profiles meet from both
 //! sides, blended where the second-nearest plate changes and faded near
 //! triple junctions, so the relief has no step anywhere (the next
-//! version; `uplift_block_sided` beside it in `mod.rs` is frozen with
-//! versions 2 to 4).
+//! version; `sided.rs` beside it is frozen with versions 2 to 4).
 
 use super::*;
 

@@ -215,17 +215,12 @@ pub fn closed_basins(
             sinks.push(low);
         }
     }
-    // Stack order: a receiver's region is known before its donors'.
-    for &k in &r.order {
-        let ku = k as usize;
-        let to = r.receiver[ku];
-        region[ku] = if to != NONE {
-            region[to as usize]
-        } else if ocean[ku] || r.lake[ku] == NONE {
-            NONE
-        } else {
-            closed_id[r.lake[ku] as usize]
-        };
+    let root = routing::roots(r);
+    for (k, &at) in root.iter().enumerate() {
+        let lake = r.lake[at as usize];
+        if !ocean[at as usize] && lake != NONE {
+            region[k] = closed_id[lake as usize];
+        }
     }
     (region, sinks)
 }
@@ -320,11 +315,7 @@ pub fn fill_terminal_lakes(
 ) {
     let count = mesh.len();
     // Each node's root: the sink (or sea node) its water ends in.
-    let mut root = vec![NONE; count];
-    for &k in &r.order {
-        let to = r.receiver[k as usize];
-        root[k as usize] = if to == NONE { k } else { root[to as usize] };
-    }
+    let root = routing::roots(r);
     let mut seen = vec![false; count];
     let mut heap = BinaryHeap::new();
     let mut nodes = Vec::new();

@@ -188,6 +188,17 @@ fn find_lakes(mesh: &Mesh, height: &[f64], ocean: &[bool], r: &mut Routing) {
     }
 }
 
+/// Each node's root: the node its water ends at (the sea, a closed lake's
+/// exit or floor; itself where it has no receiver), in stack order.
+pub fn roots(r: &Routing) -> Vec<u32> {
+    let mut root = vec![NONE; r.receiver.len()];
+    for &k in &r.order {
+        let to = r.receiver[k as usize];
+        root[k as usize] = if to == NONE { k } else { root[to as usize] };
+    }
+    root
+}
+
 /// Sums `weight` (e.g. precipitation × area in m³/yr) down the receivers:
 /// each node's value is its own plus all its donors'. Exact in integers,
 /// so independent of order and thread count.

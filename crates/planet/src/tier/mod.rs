@@ -273,16 +273,7 @@ fn water_budget(
     precipitation: &[f64],
 ) -> WaterBudget {
     let r = &hyd.routing;
-    let mut inland = vec![false; mesh.len()];
-    for &k in &r.order {
-        let ku = k as usize;
-        let to = r.receiver[ku];
-        inland[ku] = if to == NONE {
-            !ocean[ku]
-        } else {
-            inland[to as usize]
-        };
-    }
+    let root = crate::hydro::routing::roots(r);
     let mut b = WaterBudget {
         land_km2: 0.0,
         precipitation_km3: 0.0,
@@ -299,7 +290,7 @@ fn water_budget(
         b.land_km2 += a;
         b.precipitation_km3 += precipitation[k].max(0.0) * a / 1e3;
         b.runoff_km3 += hyd.runoff[k] as f64 / 1e9;
-        if inland[k] {
+        if !ocean[root[k] as usize] {
             b.inland_km2 += a;
         }
         let to = r.receiver[k];

@@ -1,0 +1,79 @@
+//! [`Boundaries::Sided`]: each side of a plate boundary with its own
+//! profile, across the nearest boundary only (frozen with versions 2 to
+//! 4; `joined.rs` beside it is the next version's).
+
+use super::*;
+
+/// [`Boundaries::Sided`]: each side's profile alone, across the nearest
+/// boundary only.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn uplift_block_sided(
+    plates: &Plates,
+    backend: &dyn NoiseBackend,
+    detail: &Detail,
+    threshold: f32,
+    activity: f64,
+    radius: f64,
+    level: Level,
+    dirs: &[Dir],
+    land: &[f32],
+    out: &mut GeologySamples,
+) {
+    let n = dirs.len();
+    let q = plates.warped(dirs, radius, level);
+    let points: Vec<PlatePoint> = q.iter().map(|&q| plates.locate(q)).collect();
+    // The crust across the boundary: the land field at the point mirrored
+    // over it (a little past, so the far side's coast counts).
+    let mut mirror: [Vec<f64>; 3] = Default::default();
+    let near: Vec<usize> = (0..n)
+        .filter(|&i| points[i].distance_km < PROFILE_REACH_KM)
+        .collect();
+    for &i in &near {
+        let (d, p) = (dirs[i], &points[i]);
+        let s = 2.0 * p.distance_km / KM_PER_RADIAN + 0.015;
+        let m = normalise([
+            d[0] + s * p.normal[0],
+            d[1] + s * p.normal[1],
+            d[2] + s * p.normal[2],
+        ]);
+        for a in 0..3 {
+            mirror[a].push(m[a] * radius);
+        }
+    }
+    let mut gathered = vec![0.0f32; near.len()];
+    let [mx, my, mz] = &mirror;
+    match detail.octaves(Layer::Continent) {
+        _ if near.is_empty() => {}
+        0 => {}
+        // Crust type is a large-scale property: the first octaves of the
+        // continent field decide it (the coast's detail does not matter
+        // hundreds of km away), at well under half the cost.
+        k => backend.fill(
+            Layer::Continent,
+            k.min(CRUST_OCTAVES),
+            Positions {
+                x: mx,
+                y: my,
+                z: mz,
+            },
+            &mut gathered,
+        ),
+    }
+    // Far from every boundary no profile reads the far side's crust.
+    let mut across = vec![threshold; n];
+    for (&i, &g) in near.iter().zip(&gathered) {
+        across[i] = g;
+    }
+    for i in 0..n {
+        let p = &points[i];
+        let crust = Crust {
+            here: continental(land[i]),
+            across: continental(across[i] - threshold),
+            here_sinks: plates.sinks(p.plate as usize, p.other as usize),
+        };
+        let u =
+            boundary_uplift(p.distance_km, p.convergence, crust) + crust.here * plates.suture(q[i]);
+        out.plate.push(p.plate);
+        out.uplift.push((activity * u) as f32);
+    }
+}
