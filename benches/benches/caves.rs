@@ -6,7 +6,9 @@
 //! Two cave chunks per mode: `origin`, chunk (0, 0, 0) (the chunk earlier
 //! runs quoted; fewer triangles than the average surface-layer chunk), and
 //! `densest`, the chunk with the most smooth triangles among the 64 chunks
-//! at cy = 0, cx, cz ∈ −4..4 (found at start-up and printed).
+//! at cy = 0, cx, cz ∈ −4..4 (found at start-up and printed). The default
+//! version's chunks, and `*_densest_v2`: version 2 (lattice hash 1) at its
+//! own densest chunk, for the hash's share of a chunk.
 //!
 //! Fairness notes: both meshers get the same 34³ padded f32 grid (theirs
 //! negated: their inside is negative). `fast-surface-nets` writes into a
@@ -23,19 +25,24 @@ use fast_surface_nets::{SurfaceNetsBuffer, surface_nets};
 use mangekyo_bench::{criterion, print_ratios};
 use mangekyo_caves::mesh::{blocky, smooth};
 use mangekyo_caves::{
-    CaveField, CaveMode, CaveParams, ChunkCoord, Density, Mesh, Mesher, Sampler, Seed,
+    CaveField, CaveMode, CaveParams, ChunkCoord, Density, Mesh, Mesher, Sampler, Seed, Version,
 };
 use std::hint::black_box;
 
 type Padded = ConstShape3u32<34, 34, 34>;
 
 fn field(mode: CaveMode) -> CaveField {
-    CaveField::new(
+    field_at(Version::DEFAULT, mode)
+}
+
+fn field_at(version: Version, mode: CaveMode) -> CaveField {
+    CaveField::with_version(
         &CaveParams {
             mode,
             ..CaveParams::default()
         },
         Seed::new(42),
+        version,
     )
     .unwrap()
 }
@@ -95,6 +102,18 @@ fn bench_chunks(c: &mut criterion::Criterion) {
             });
         }
     }
+    // Version 2 (lattice hash 1) beside the default, each at its own
+    // densest chunk: what the faster hash buys a whole chunk.
+    for (mode, name) in [(CaveMode::Tubes, "tubes"), (CaveMode::Sheets, "sheets")] {
+        let f = field_at(Version::V2, mode);
+        let coord = densest(&f);
+        let mut s = Sampler::new();
+        let id = |what: &str| BenchmarkId::new(what, format!("{name}_densest_v2"));
+        g.bench_function(id("density_smooth"), |b| {
+            b.iter(|| smooth(&f, &s.chunk(&f, black_box(coord))))
+        });
+        g.bench_function(id("density"), |b| b.iter(|| s.chunk(&f, black_box(coord))));
+    }
     let f = field(CaveMode::Tubes);
     let mut s = Sampler::new();
     for (coord, name) in [(AIR, "all_air"), (SOLID, "all_solid")] {
@@ -127,6 +146,9 @@ fn report(_: &mut criterion::Criterion) {
     let mut ids: Vec<String> = Vec::new();
     for what in ["density_smooth", "density", "blocky_mesh"] {
         ids.extend(chunks.iter().map(|c| format!("{what}/{c}")));
+    }
+    for what in ["density_smooth", "density"] {
+        ids.extend(["tubes_densest_v2", "sheets_densest_v2"].map(|c| format!("{what}/{c}")));
     }
     ids.extend(["density_smooth/all_air", "density_smooth/all_solid"].map(String::from));
     for id in &ids {

@@ -146,7 +146,7 @@ test('flying down into the ground stops at it, and the path stays in air', async
   await sleep(300);
   const start = (await debug()).position;
   // Down until the drone stops (it has landed), however slow the frames.
-  await holdUntilStill(page, 'q', async () => -(await debug()).position[1]);
+  await holdUntilStill(page, 'q', async () => -(await debug()).position[1], { settle: 8 });
   const landed = (await debug()).position;
   await holdKey('q', 800);
   const still = (await debug()).position;
@@ -202,7 +202,17 @@ test('flying sideways into a wall stops at it; sliding keeps the free axis', asy
             let k = 0;
             while (k < 24 && api.voxel(ix + dx * k, y, iz + dz * k) < -0.3) k++;
             if (k >= 5 && k < 24 && api.voxel(ix + dx * k, y, iz + dz * k) > 0.3) {
-              return { at: [ix, y, iz], dir: [dx, dz], yaw, rock: k };
+              // Real rock, not a chunk still on its way (which also
+              // counts as rock): every chunk along the line is loaded.
+              const cells = [];
+              for (let j = 0; j <= k + 1; j++) {
+                for (const yy of [y - 1, y, y + 1]) {
+                  cells.push([Math.floor((ix + dx * j) / 32), Math.floor(yy / 32), Math.floor((iz + dz * j) / 32)]);
+                }
+              }
+              if (cells.every(([cx, cy, cz]) => api.hasDensity(cx, cy, cz))) {
+                return { at: [ix, y, iz], dir: [dx, dz], yaw, rock: k, cells };
+              }
             }
           }
         }
@@ -215,11 +225,14 @@ test('flying sideways into a wall stops at it; sliding keeps the free axis', asy
     window.mangekyo.api.teleport(x, y, z);
     window.mangekyo.api.look(yaw, 0);
   }, spot);
+  // The teleport moves the loaded window: wait until the chunks along the
+  // line are (still) there, so the drone meets the rock and not the unknown.
+  await waitFor(page, (cells) => cells.every(([cx, cy, cz]) => window.mangekyo.api.hasDensity(cx, cy, cz)), spot.cells);
   await sleep(300);
   const start = (await debug()).position;
   const along = (p) => (p[0] - start[0]) * spot.dir[0] + (p[2] - start[2]) * spot.dir[1];
   // Forward until the drone stops moving (at the wall), however slow the frames.
-  await holdUntilStill(page, 'w', async () => along((await debug()).position));
+  await holdUntilStill(page, 'w', async () => along((await debug()).position), { settle: 8 });
   const stopped = (await debug()).position;
   await holdKey('w', 600);
   const still = (await debug()).position;

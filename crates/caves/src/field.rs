@@ -26,13 +26,14 @@
 //! in the order written (`A` as `y − (h − b)`), by the point query and the
 //! box sampler alike.
 
-use mangekyo_core::noise::{Fractal, Kernel, LatticeHash, Noise, NoiseParams};
+use mangekyo_core::noise::{Fractal, Kernel, Noise, NoiseParams};
 use mangekyo_core::{Pcg32, Seed, seed::purpose};
 
 use crate::bound;
 use crate::error::CaveError;
 use crate::lattice;
 use crate::params::{CaveMode, CaveParams};
+use crate::version::Version;
 
 /// Densities are clamped to ±4 voxels: surface nets and normals only look
 /// at the sign and at values next to the surface, and a clamp lets whole
@@ -58,6 +59,7 @@ pub const CARVE_SLOPE: f64 = 1.5;
 pub struct CaveField {
     pub(crate) params: CaveParams,
     pub(crate) seed: Seed,
+    pub(crate) version: Version,
     pub(crate) surface: Noise,
     pub(crate) entrance: Noise,
     pub(crate) worms: [Noise; 2],
@@ -152,8 +154,19 @@ impl Terms {
 const LAYERS: usize = 4;
 
 impl CaveField {
-    /// Validates `params` and builds the noises for `seed`.
+    /// Validates `params` and builds the noises for `seed`, as the version
+    /// new content is made with ([`Version::DEFAULT`]).
     pub fn new(params: &CaveParams, seed: Seed) -> Result<CaveField, CaveError> {
+        CaveField::with_version(params, seed, Version::DEFAULT)
+    }
+
+    /// Validates `params` and builds the noises for `seed` as generator
+    /// `version` makes them (a world pinned to an older version).
+    pub fn with_version(
+        params: &CaveParams,
+        seed: Seed,
+        version: Version,
+    ) -> Result<CaveField, CaveError> {
         params.validate()?;
         let mut rng = Pcg32::for_purpose(seed, purpose::CAVES);
         let seeds: [u64; LAYERS] = std::array::from_fn(|_| rng.next_u64());
@@ -167,8 +180,7 @@ impl CaveField {
                 gain,
                 seed,
                 warp: None,
-                // Caves version 2 is released: its bytes keep hash 1.
-                hash: LatticeHash::Hash1,
+                hash: version.hash(),
             })
             .map_err(|e| CaveError::Noise(e.to_string()))
         };
@@ -179,6 +191,7 @@ impl CaveField {
         Ok(CaveField {
             params: *p,
             seed,
+            version,
             surface: fbm(p.scale, p.octaves, p.persistence, p.lacunarity, seeds[0])?,
             entrance: fbm(p.entrance_frequency, 2, 0.5, 2.0, seeds[1])?,
             lattice: lattice::spacing_for(finest),
@@ -196,6 +209,11 @@ impl CaveField {
     /// The seed this field was built from.
     pub fn seed(&self) -> Seed {
         self.seed
+    }
+
+    /// The generator version this field computes.
+    pub fn version(&self) -> Version {
+        self.version
     }
 
     /// The spacing of the worm lattice, in voxels: the worm noises are

@@ -69,6 +69,7 @@ pub mod names;
 pub mod params;
 pub mod query;
 pub mod sky;
+pub mod version;
 pub mod view;
 pub mod wire;
 
@@ -80,16 +81,9 @@ pub use manifest::{MAX_CHUNK_COORD, Manifest};
 pub use mesh::{Mesh, MeshKind, Mesher, mesh_chunks};
 pub use names::CaveFormat;
 pub use params::{CaveMode, CaveParams};
+pub use version::Version;
 
-/// The version of every density, mesh and picture this crate generates.
-/// Bump it whenever the same parameters, seed and coordinates would give a
-/// different result; the golden hashes in `tests/golden.rs` pin it.
-///
-/// - 1: the worm noise sampled at every voxel; terms in f64.
-/// - 2: the worm noise sampled on a global lattice (every 4 voxels at the
-///   defaults) and blended trilinearly ([`lattice`]); terms in f32;
-///   min/max by comparison (fixed zero signs); surface-nets offsets rounded
-///   by the 2⁻¹⁶ quantiser, normals scaled by a reciprocal; blocky sky
-///   bytes rounded by truncating `x + ½`. Caves keep their places and
-///   shapes to within about a voxel of version 1.
-pub const GENERATOR_VERSION: u32 = 2;
+/// The version new content is made with: [`Version::DEFAULT`]'s number.
+/// A field built with [`CaveField::with_version`] records its own; the
+/// history is [`Version`]'s.
+pub const GENERATOR_VERSION: u32 = Version::DEFAULT.code();

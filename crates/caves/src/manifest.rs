@@ -7,7 +7,7 @@
 //! and every edge (the service's manifest, `mangekyo caves`) reads them
 //! from one place.
 
-use crate::{CHUNK, CaveError, CaveField, CaveParams, ChunkCoord, GENERATOR_VERSION, wire};
+use crate::{CHUNK, CaveError, CaveField, CaveParams, ChunkCoord, Version, wire};
 use mangekyo_core::{ParamError, Seed};
 
 /// Largest |chunk coordinate|: 2²⁰ chunks is 2²⁵ voxels, where f32
@@ -63,6 +63,8 @@ pub struct Manifest {
     /// Where to start: above the karst shaft nearest the origin (or above
     /// the origin's column if none is near), voxels.
     pub spawn: [f64; 3],
+    /// The generator version of the field (its worlds differ by version).
+    pub version: Version,
 }
 
 impl Manifest {
@@ -87,6 +89,7 @@ impl Manifest {
             surface_range: [lo, hi],
             ceiling: hi + CEILING_MARGIN,
             spawn: spawn_point(field),
+            version: field.version(),
         }
     }
 
@@ -102,7 +105,7 @@ impl Manifest {
     ) -> Result<serde_json::Value, serde_json::Error> {
         Ok(serde_json::json!({
             "generator": "caves",
-            "version": GENERATOR_VERSION,
+            "version": self.version.code(),
             "wire_version": wire::FORMAT_VERSION,
             "seed": seed.value(),
             "params": serde_json::to_value(params)?,

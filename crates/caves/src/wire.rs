@@ -35,10 +35,10 @@
 //! [`CaveField::density_at`](crate::CaveField::density_at) computes — is
 //! possible anywhere in the chunk from that chunk alone.
 
-use crate::GENERATOR_VERSION;
 use crate::chunk::{CHUNK, Samples, sample_columns};
 use crate::field::CaveField;
 use crate::mesh::{Mesh, MeshKind};
+use crate::version::Version;
 
 /// Version of both layouts.
 pub const FORMAT_VERSION: u16 = 1;
@@ -46,8 +46,8 @@ pub const FORMAT_VERSION: u16 = 1;
 /// Bytes before the arrays in both layouts.
 pub const HEADER_LEN: usize = 48;
 
-/// Encodes a mesh as `MKCM`.
-pub fn encode_mesh(mesh: &Mesh, kind: MeshKind) -> Vec<u8> {
+/// Encodes a mesh that generator `version` made as `MKCM`.
+pub fn encode_mesh(mesh: &Mesh, kind: MeshKind, version: Version) -> Vec<u8> {
     let v = mesh.vertex_count();
     let mut out = Vec::with_capacity(HEADER_LEN + v * 28 + 4 + mesh.indices.len() * 4);
     out.extend_from_slice(b"MKCM");
@@ -62,7 +62,7 @@ pub fn encode_mesh(mesh: &Mesh, kind: MeshKind) -> Vec<u8> {
     for o in mesh.origin {
         out.extend_from_slice(&(o as f64).to_le_bytes());
     }
-    out.extend_from_slice(&GENERATOR_VERSION.to_le_bytes());
+    out.extend_from_slice(&version.code().to_le_bytes());
     out.extend_from_slice(&0u32.to_le_bytes());
     for p in mesh.positions.iter().chain(&mesh.normals) {
         for c in p {
@@ -104,7 +104,7 @@ pub fn encode_chunk_density(field: &CaveField, samples: &Samples) -> Vec<u8> {
     for _ in 0..3 {
         out.extend_from_slice(&(n as u32).to_le_bytes());
     }
-    out.extend_from_slice(&GENERATOR_VERSION.to_le_bytes());
+    out.extend_from_slice(&field.version().code().to_le_bytes());
     for o in origin {
         out.extend_from_slice(&(o as f64).to_le_bytes());
     }
@@ -214,6 +214,8 @@ pub struct DecodedDensity {
     pub density: Vec<f32>,
     /// Surface height per column, x fastest.
     pub surface: Vec<f32>,
+    /// The generator version recorded in it.
+    pub generator_version: u32,
 }
 
 /// Decodes an `MKCD` density block.
@@ -233,6 +235,7 @@ pub fn decode_density(b: &[u8]) -> Result<DecodedDensity, WireError> {
         f64::from_le_bytes(b[24 + 8 * a..32 + 8 * a].try_into().unwrap_or_default()) as i64
     });
     Ok(DecodedDensity {
+        generator_version: u32_at(b, 20),
         size,
         origin,
         density: f32s(b, HEADER_LEN, n),
@@ -250,10 +253,12 @@ mod tests {
         let f = CaveField::new(&CaveParams::default(), Seed::new(1)).unwrap();
         let s = Sampler::new().chunk(&f, ChunkCoord::new(0, 0, 0));
         let m = mesh::smooth(&f, &s);
-        let bytes = encode_mesh(&m, MeshKind::Smooth);
+        let bytes = encode_mesh(&m, MeshKind::Smooth, f.version());
         let back = decode_mesh(&bytes).unwrap();
         assert_eq!(back.kind, MeshKind::Smooth);
-        assert_eq!(back.generator_version, GENERATOR_VERSION);
+        assert_eq!(back.generator_version, Version::DEFAULT.code());
+        let old = encode_mesh(&m, MeshKind::Smooth, Version::V2);
+        assert_eq!(decode_mesh(&old).unwrap().generator_version, 2);
         assert_eq!(
             (back.mesh.positions, back.mesh.normals, back.mesh.indices),
             (m.positions, m.normals, m.indices)
@@ -263,6 +268,7 @@ mod tests {
             assert!((a - b).abs() <= 0.5 / 255.0 + 1e-6);
         }
         let d = decode_density(&encode_chunk_density(&f, &s)).unwrap();
+        assert_eq!(d.generator_version, f.version().code());
         assert_eq!(d.size, [33; 3]);
         assert_eq!(d.origin, [0, 0, 0]);
         assert_eq!(d.density[(5 * 33 + 6) * 33 + 7], f.density(7, 6, 5));

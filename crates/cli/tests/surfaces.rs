@@ -89,7 +89,7 @@ async fn the_cli_the_service_and_the_wasm_api_agree() {
 
     let dir = std::env::temp_dir().join(format!("mangekyo-surfaces-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut caves = mangekyo_wasm::api::Caves::new("9", None).unwrap();
+    let mut caves = mangekyo_wasm::api::Caves::new("9", None, None).unwrap();
     for (format, mesher) in [
         ("mesh", "smooth"),
         ("mesh", "blocky"),
@@ -125,6 +125,29 @@ async fn the_cli_the_service_and_the_wasm_api_agree() {
             "{format} {mesher}: wasm and service"
         );
     }
+    // A world pinned to caves version 2: the same bytes from all three,
+    // and not the newest version's.
+    let file = dir.join("pinned.mkcd");
+    let pinned = ["--generator-version", "2"];
+    cli(&[
+        &["caves", "chunk", "--seed", "9", "--chunk", "0,1,0"][..],
+        &pinned[..],
+        &["-o", file.to_str().unwrap()][..],
+    ]
+    .concat());
+    let from_cli = std::fs::read(&file).unwrap();
+    let from_server = get(
+        &client,
+        &server,
+        "/v1/caves/9/chunks/0/1/0?format=density&v=2",
+    )
+    .await;
+    let mut old = mangekyo_wasm::api::Caves::new("9", None, Some(2)).unwrap();
+    let from_wasm = old.chunk(0, 1, 0, Some("density"), None).unwrap();
+    assert_eq!(from_cli, from_server, "version 2: CLI and service");
+    assert_eq!(from_wasm, from_server, "version 2: wasm and service");
+    let newest = caves.chunk(0, 1, 0, Some("density"), None).unwrap();
+    assert_ne!(from_server, newest, "version 2 is its own world");
 
     // One planet parameter object, one chunk: the CLI's file, the
     // service's answer and the wasm api's text, all with every default

@@ -9,7 +9,7 @@
 //! service's chunk route and the WebAssembly package hand it out.
 
 use mangekyo_caves::{
-    CaveField, CaveFormat, ChunkCoord, GENERATOR_VERSION, Mesh, MeshKind, Samples, mesh, view, wire,
+    CaveField, CaveFormat, ChunkCoord, Mesh, MeshKind, Samples, Version, mesh, view, wire,
 };
 use mangekyo_export::gltf::{MeshData, MeshError, encode_glb};
 
@@ -34,16 +34,25 @@ pub fn encode_chunk(
 ) -> Result<Vec<u8>, MeshError> {
     Ok(match format {
         CaveFormat::Density => wire::encode_chunk_density(field, samples),
-        CaveFormat::Mesh => wire::encode_mesh(&mesh::mesh(field, samples, mesher), mesher),
+        CaveFormat::Mesh => {
+            wire::encode_mesh(&mesh::mesh(field, samples, mesher), mesher, field.version())
+        }
         CaveFormat::Glb => encode(
             &[(coord, mesh::mesh(field, samples, mesher))],
             ModelFormat::Glb,
+            field.version(),
         )?,
     })
 }
 
-/// Encodes chunk meshes as one model; empty meshes become empty nodes.
-pub fn encode(meshes: &[(ChunkCoord, Mesh)], format: ModelFormat) -> Result<Vec<u8>, MeshError> {
+/// Encodes chunk meshes that generator `version` made as one model
+/// (the version is named in its `generator` field); empty meshes become
+/// empty nodes.
+pub fn encode(
+    meshes: &[(ChunkCoord, Mesh)],
+    format: ModelFormat,
+    version: Version,
+) -> Result<Vec<u8>, MeshError> {
     let names: Vec<String> = meshes
         .iter()
         .map(|(c, _)| format!("chunk_{}_{}_{}", c.x, c.y, c.z))
@@ -67,7 +76,7 @@ pub fn encode(meshes: &[(ChunkCoord, Mesh)], format: ModelFormat) -> Result<Vec<
             translation: m.origin.map(|o| o as f64),
         })
         .collect();
-    let generator = format!("mangekyo caves (generator {GENERATOR_VERSION})");
+    let generator = format!("mangekyo caves (generator {version})");
     match format {
         ModelFormat::Glb => encode_glb(&data, &generator),
         ModelFormat::Obj => {

@@ -54,18 +54,40 @@ pub(crate) fn pinned_lifetime(
     generator: &str,
     current: u32,
 ) -> Result<Lifetime, ApiError> {
+    pinned_version(query, generator, &[current], current).map(|(_, lifetime)| lifetime)
+}
+
+/// The version a URL of `generator` asks for and its cache lifetime, for
+/// a generator that runs every version in `versions` side by side: a `v`
+/// among them is that version, immutable; no `v` is `default`, cached
+/// briefly (it moves when the server gains a version); any other `v`
+/// cannot be produced here (404, naming the versions run).
+pub(crate) fn pinned_version(
+    query: &Params,
+    generator: &str,
+    versions: &[u32],
+    default: u32,
+) -> Result<(u32, Lifetime), ApiError> {
     match query.parse::<u32>("v", "a generator version number")? {
-        None => Ok(Lifetime::Seconds(UNPINNED_SECONDS)),
-        Some(v) if v == current => Ok(Lifetime::Immutable),
-        Some(v) => Err(ApiError {
-            status: axum::http::StatusCode::NOT_FOUND,
-            code: "version_unavailable",
-            message: format!(
-                "this server runs {generator} generator version {current}; v={v} cannot be produced here"
-            ),
-            parameter: Some("v".to_owned()),
-            expected: Some(current.to_string()),
-        }),
+        None => Ok((default, Lifetime::Seconds(UNPINNED_SECONDS))),
+        Some(v) if versions.contains(&v) => Ok((v, Lifetime::Immutable)),
+        Some(v) => {
+            let run: Vec<String> = versions.iter().map(u32::to_string).collect();
+            let run = run.join(", ");
+            let (noun, expected) = match versions {
+                [_] => ("version", run.clone()),
+                _ => ("versions", format!("one of {run}")),
+            };
+            Err(ApiError {
+                status: axum::http::StatusCode::NOT_FOUND,
+                code: "version_unavailable",
+                message: format!(
+                    "this server runs {generator} generator {noun} {run}; v={v} cannot be produced here"
+                ),
+                parameter: Some("v".to_owned()),
+                expected: Some(expected),
+            })
+        }
     }
 }
 
@@ -249,6 +271,16 @@ mod tests {
             (gone.status.as_u16(), gone.expected.as_deref()),
             (404, Some("3"))
         );
+        let both = pinned_version(&query(&[("v", "2")]), "x", &[2, 3], 3).unwrap();
+        assert_eq!(both, (2, Lifetime::Immutable));
+        let unpinned = pinned_version(&query(&[]), "x", &[2, 3], 3).unwrap();
+        assert_eq!(unpinned, (3, Lifetime::Seconds(UNPINNED_SECONDS)));
+        let gone = pinned_version(&query(&[("v", "1")]), "x", &[2, 3], 3).unwrap_err();
+        assert_eq!(
+            (gone.status.as_u16(), gone.expected.as_deref()),
+            (404, Some("one of 2, 3"))
+        );
+        assert!(gone.message.contains("versions 2, 3"), "{}", gone.message);
         assert_eq!(
             pinned_lifetime(&query(&[("v", "x")]), "x", 3)
                 .unwrap_err()

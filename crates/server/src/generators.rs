@@ -49,7 +49,14 @@ pub(crate) fn generators() -> Vec<Generator> {
                 .map(Version::name)
                 .collect(),
         },
-        Generator::single("caves", mangekyo_caves::GENERATOR_VERSION),
+        Generator {
+            name: "caves",
+            version: mangekyo_caves::Version::DEFAULT.code(),
+            versions: mangekyo_caves::Version::ALL
+                .map(mangekyo_caves::Version::code)
+                .to_vec(),
+            unreleased: Vec::new(),
+        },
         Generator::single("island", mangekyo_island::GENERATOR_VERSION),
     ]
 }

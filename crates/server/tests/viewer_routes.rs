@@ -8,7 +8,9 @@
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, Request};
-use mangekyo_caves::{CaveField, CaveParams, ChunkCoord, MeshKind, Sampler, Seed, mesh, wire};
+use mangekyo_caves::{
+    CaveField, CaveParams, ChunkCoord, MeshKind, Sampler, Seed, Version as CaveVersion, mesh, wire,
+};
 use mangekyo_server::{Limits, Viewer, app};
 use mangekyo_store::Store;
 use serde_json::Value;
@@ -100,6 +102,7 @@ async fn caves_stream_as_the_crate_encodes_them() {
     let want = wire::encode_mesh(
         &mesh::mesh(&field, &samples, MeshKind::Smooth),
         MeshKind::Smooth,
+        field.version(),
     );
     assert_eq!(&bytes[..], &want[..]);
     let (_, _, density) = get(&server, "/v1/caves/42/chunks/0/0/0?format=density").await;
@@ -107,6 +110,21 @@ async fn caves_stream_as_the_crate_encodes_them() {
         &density[..],
         &wire::encode_chunk_density(&field, &samples)[..]
     );
+    // Every version runs side by side: a URL pinned to version 2 keeps
+    // version 2's bytes; a version this build does not run is a 404 that
+    // names the ones it does.
+    let old =
+        CaveField::with_version(&CaveParams::default(), Seed::new(42), CaveVersion::V2).unwrap();
+    let old_samples = Sampler::new().chunk(&old, ChunkCoord::new(0, 0, 0));
+    let (status, _, pinned) = get(&server, "/v1/caves/42/chunks/0/0/0?format=density&v=2").await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        &pinned[..],
+        &wire::encode_chunk_density(&old, &old_samples)[..]
+    );
+    assert_ne!(pinned, density, "versions 2 and 3 are different worlds");
+    let gone = get_json(&server, "/v1/caves/42/chunks/0/0/0?v=1", 404).await;
+    assert_eq!(gone["error"]["parameter"], "v", "{gone}");
 
     // The same mesh as a glTF binary: a valid GLB container whose one
     // node sits at the chunk's origin and holds every vertex of the mesh.

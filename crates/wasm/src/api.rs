@@ -6,6 +6,7 @@
 
 use mangekyo_caves::{
     CaveField, CaveFormat, CaveParams, ChunkCoord, Manifest, MeshKind, Sampler, Seed,
+    Version as CaveVersion,
 };
 use mangekyo_dungeon::{CavernParams, LakeParams, LevelParams, RoomParams};
 use mangekyo_formats::cave_models;
@@ -50,11 +51,16 @@ pub struct Caves {
 
 impl Caves {
     /// The world of `seed` (digits are that number, other text is hashed,
-    /// as in the service's URLs) and `params` (`CaveParams` as JSON).
-    pub fn new(seed: &str, params: Option<&str>) -> Result<Caves, Refusal> {
+    /// as in the service's URLs) and `params` (`CaveParams` as JSON), made
+    /// by generator `version` (the service's `v`; `None`: the newest).
+    pub fn new(seed: &str, params: Option<&str>, version: Option<u32>) -> Result<Caves, Refusal> {
         let seed = Seed::parse(seed);
         let params: CaveParams = self::params("cave", params)?;
-        let field = CaveField::new(&params, seed).map_err(|e| e.to_string())?;
+        let version = match version {
+            None => CaveVersion::DEFAULT,
+            Some(v) => CaveVersion::from_code(v.into()).map_err(|e| e.to_string())?,
+        };
+        let field = CaveField::with_version(&params, seed, version).map_err(|e| e.to_string())?;
         Ok(Caves {
             seed,
             params,
@@ -216,12 +222,12 @@ mod tests {
 
     #[test]
     fn a_reused_sampler_gives_each_chunk_its_own_bytes() {
-        let mut caves = Caves::new("42", None).unwrap();
+        let mut caves = Caves::new("42", None, None).unwrap();
         let a = caves.chunk(0, 1, 0, None, None).unwrap();
         let b = caves.chunk(1, 1, 0, Some("density"), None).unwrap();
         let c = caves.chunk(0, 1, 0, Some("mesh"), Some("smooth")).unwrap();
         assert_eq!(a, c, "the same chunk after another one");
-        let fresh = Caves::new("42", None)
+        let fresh = Caves::new("42", None, None)
             .unwrap()
             .chunk(1, 1, 0, Some("density"), None)
             .unwrap();
@@ -237,22 +243,28 @@ mod tests {
 
     #[test]
     fn the_manifest_is_the_documented_one() {
-        let caves = Caves::new("42", Some(r#"{"mode":"sheets"}"#)).unwrap();
+        let caves = Caves::new("42", Some(r#"{"mode":"sheets"}"#), None).unwrap();
         let doc: Value = serde_json::from_str(&caves.manifest().unwrap()).unwrap();
         assert_eq!(doc["generator"], "caves");
         assert_eq!(doc["seed"], 42);
         assert_eq!(doc["params"]["mode"], "sheets");
         assert_eq!(doc["version"], mangekyo_caves::GENERATOR_VERSION);
         assert!(doc["spawn"].as_array().is_some_and(|s| s.len() == 3));
+        // A pinned older version is that version's world, named as such.
+        let old = Caves::new("42", None, Some(2)).unwrap();
+        let doc: Value = serde_json::from_str(&old.manifest().unwrap()).unwrap();
+        assert_eq!(doc["version"], 2);
     }
 
     #[test]
     fn bad_input_is_refused_by_name() {
-        let err = Caves::new("1", Some(r#"{"amplitud": 3}"#)).unwrap_err();
+        let err = Caves::new("1", Some(r#"{"amplitud": 3}"#), None).unwrap_err();
         assert!(err.contains("amplitud"), "{err}");
-        let err = Caves::new("1", Some("{")).unwrap_err();
+        let err = Caves::new("1", Some("{"), None).unwrap_err();
         assert!(err.starts_with("cave parameters"), "{err}");
-        let mut caves = Caves::new("1", None).unwrap();
+        let err = Caves::new("1", None, Some(1)).unwrap_err();
+        assert!(err.contains("`v`") && err.contains("2, 3"), "{err}");
+        let mut caves = Caves::new("1", None, None).unwrap();
         let err = caves.chunk(0, 0, 0, None, Some("voxel")).unwrap_err();
         assert!(err.contains("mesher") && err.contains("voxel"), "{err}");
         let err = caves.chunk(0, 0, 0, Some("obj"), None).unwrap_err();

@@ -45,10 +45,16 @@ pub struct CaveWorld(api::Caves);
 impl CaveWorld {
     /// The world of `seed` (digits are that number, other text is hashed)
     /// with `params`, the cave parameters as JSON text (`{"mode":"sheets"}`;
-    /// absent: the defaults). Throws naming a parameter out of range.
+    /// absent: the defaults), made by caves generator `version` (the
+    /// service's `v`; absent: the newest). Throws naming a parameter out
+    /// of range or a version this build does not generate.
     #[wasm_bindgen(constructor)]
-    pub fn new(seed: &str, params: Option<String>) -> Result<CaveWorld, JsError> {
-        api::Caves::new(seed, params.as_deref())
+    pub fn new(
+        seed: &str,
+        params: Option<String>,
+        version: Option<u32>,
+    ) -> Result<CaveWorld, JsError> {
+        api::Caves::new(seed, params.as_deref(), version)
             .map(CaveWorld)
             .map_err(refused)
     }

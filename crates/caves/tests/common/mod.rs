@@ -1,16 +1,23 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use mangekyo_caves::{CaveField, CaveMode, CaveParams, Mesh, Seed};
+use mangekyo_caves::{CaveField, CaveMode, CaveParams, Mesh, Seed, Version};
 
-/// The default field (tubes) or the seed's sheets, for a seed.
+/// The default field (tubes) or the seed's sheets, for a seed, at the
+/// newest version.
 pub(crate) fn field(mode: CaveMode, seed: u64) -> CaveField {
-    CaveField::new(
+    field_at(Version::DEFAULT, mode, seed)
+}
+
+/// [`field`] as generator `version` makes it.
+pub(crate) fn field_at(version: Version, mode: CaveMode, seed: u64) -> CaveField {
+    CaveField::with_version(
         &CaveParams {
             mode,
             ..CaveParams::default()
         },
         Seed::new(seed),
+        version,
     )
     .unwrap()
 }

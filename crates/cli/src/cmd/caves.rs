@@ -5,7 +5,8 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mangekyo_caves::mesh::{MeshKind, mesh, mesh_chunks};
 use mangekyo_caves::{
-    CaveField, CaveFormat, CaveMode, CaveParams, ChunkCoord, Mesh, Sampler, Seed, view, wire,
+    CaveField, CaveFormat, CaveMode, CaveParams, ChunkCoord, Mesh, Sampler, Seed, Version, view,
+    wire,
 };
 use mangekyo_formats::cave_models::{self, ModelFormat};
 use std::path::{Path, PathBuf};
@@ -43,6 +44,20 @@ struct World {
     /// A JSON file of cave parameters (omitted fields take their defaults).
     #[arg(long)]
     params: Option<PathBuf>,
+    /// The caves generator version (the service's `v`); default the newest.
+    #[arg(long, value_parser = parse_version, value_name = "N")]
+    generator_version: Option<Version>,
+}
+
+/// `--generator-version`: a number the caves crate generates.
+fn parse_version(s: &str) -> Result<Version, String> {
+    let n: u64 = s.trim().parse().map_err(|_| {
+        format!(
+            "expected a version number, got {s:?}: {}",
+            Version::expected()
+        )
+    })?;
+    Version::from_code(n).map_err(|e| e.to_string())
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -162,7 +177,12 @@ impl World {
                 ModeArg::Sheets => CaveMode::Sheets,
             };
         }
-        Ok(CaveField::new(&params, Seed::parse(&self.seed))?)
+        let version = self.generator_version.unwrap_or(Version::DEFAULT);
+        Ok(CaveField::with_version(
+            &params,
+            Seed::parse(&self.seed),
+            version,
+        )?)
     }
 }
 
@@ -205,8 +225,8 @@ fn chunk(a: ChunkArgs) -> anyhow::Result<()> {
     }
     let m = mesh(&field, &samples, k);
     match format {
-        Some(CaveFormat::Mesh) => write(&a.output, &wire::encode_mesh(&m, k))?,
-        _ => write_meshes(&a.output, &[(coord, m.clone())])?,
+        Some(CaveFormat::Mesh) => write(&a.output, &wire::encode_mesh(&m, k, field.version()))?,
+        _ => write_meshes(&a.output, &[(coord, m.clone())], field.version())?,
     }
     errln!(
         "wrote {} (chunk {}: {} vertices, {} triangles)",
@@ -264,7 +284,7 @@ fn export(a: ExportArgs) -> anyhow::Result<()> {
     }
     bar.finish_and_clear();
     let tris: usize = meshes.iter().map(|(_, m)| m.triangle_count()).sum();
-    write_meshes(&a.output, &meshes)?;
+    write_meshes(&a.output, &meshes, field.version())?;
     errln!(
         "wrote {} ({} chunks, {} with surfaces, {tris} triangles)",
         a.output.display(),
@@ -275,12 +295,16 @@ fn export(a: ExportArgs) -> anyhow::Result<()> {
 }
 
 /// Writes chunk meshes as .glb (one node per chunk) or .obj.
-fn write_meshes(path: &Path, meshes: &[(ChunkCoord, Mesh)]) -> anyhow::Result<()> {
+fn write_meshes(
+    path: &Path,
+    meshes: &[(ChunkCoord, Mesh)],
+    version: Version,
+) -> anyhow::Result<()> {
     let format = match extension(path).as_str() {
         "obj" => ModelFormat::Obj,
         _ => ModelFormat::Glb,
     };
-    write(path, &cave_models::encode(meshes, format)?)
+    write(path, &cave_models::encode(meshes, format, version)?)
 }
 
 fn slice(a: SliceArgs) -> anyhow::Result<()> {

@@ -27,7 +27,7 @@ use axum::response::Response;
 use mangekyo_caves::manifest::MAX_POINT_COORD;
 use mangekyo_caves::{
     CaveField, CaveFormat, CaveParams, ChunkCoord, MAX_CHUNK_COORD, Manifest, MeshKind, Sampler,
-    Seed,
+    Seed, Version as CaveVersion,
 };
 use mangekyo_formats::cave_models;
 use serde_json::json;
@@ -38,7 +38,7 @@ use crate::content::{Content, Lifetime, respond};
 use crate::cost::Estimate;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Params, PathParams, QueryParams};
-use crate::generated::{Format, parse_params, parse_path_seed, pinned_lifetime, query_object};
+use crate::generated::{Format, parse_params, parse_path_seed, pinned_version, query_object};
 use crate::state::AppState;
 
 /// Query parameters that are not the cave field's.
@@ -63,9 +63,12 @@ struct World {
 fn world(path: &Params, query: &Params) -> Result<World, ApiError> {
     let seed_text: String = path.require("seed", "a seed (digits or text)")?;
     let seed = parse_path_seed(&seed_text)?;
-    let lifetime = pinned_lifetime(query, "caves", mangekyo_caves::GENERATOR_VERSION)?;
+    let codes = CaveVersion::ALL.map(CaveVersion::code);
+    let (code, lifetime) = pinned_version(query, "caves", &codes, CaveVersion::DEFAULT.code())?;
+    let version = CaveVersion::from_code(code.into()).map_err(|e| ApiError::refused(&e))?;
     let params: CaveParams = parse_params(query_object(query, &RESERVED)?)?;
-    let field = CaveField::new(&params, seed).map_err(|e| ApiError::refused(&e))?;
+    let field =
+        CaveField::with_version(&params, seed, version).map_err(|e| ApiError::refused(&e))?;
     let params_json = serde_json::to_value(params)
         .map_err(|e| ApiError::internal("serialising parameters", &e))?;
     Ok(World {
@@ -159,7 +162,7 @@ async fn chunk(
         .text("mesher")
         .map_or(Ok(MeshKind::default()), str::parse)
         .map_err(|e| ApiError::refused(&e))?;
-    let version = mangekyo_caves::GENERATOR_VERSION;
+    let version = w.field.version();
     let what = match format {
         CaveFormat::Density => "density".to_owned(),
         CaveFormat::Glb => format!("{kind}.glb"),
