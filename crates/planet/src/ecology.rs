@@ -11,9 +11,11 @@
 //! `humidity_global` moves: so biome shares hit their targets however the
 //! rain model is tuned, and a wetter planet has more forest. Weights blend
 //! across 1.5 °C either side of a band edge and ±0.05 of rank either side
-//! of a class edge; they sum to 1. The discrete biome is the argmax of the
-//! weights plus a hash of the integer lattice cell holding the sample (a
-//! function of position alone: seam-free and the same at every level).
+//! of a class edge; they sum to 1. The discrete biome is settled in an
+//! ecotone by a function of position alone (seam-free): version 4 adds a
+//! hash of the lattice cell holding the sample to the weights; the next
+//! version lets a smooth field pick among the close biomes, so borders
+//! are its contours ([`Dither`]).
 
 use crate::biome::{Biome, BiomeWeights};
 use mangekyo_core::hash::mix64;
@@ -241,8 +243,36 @@ pub struct Site {
     /// On the sea's shore strip, where low ground is beach (everywhere,
     /// where beaches go by height alone).
     pub shore: bool,
-    /// The sample's dither hash.
-    pub dither: u64,
+    /// What settles the sample's ecotone.
+    pub dither: Dither,
+}
+
+/// What settles an ecotone at a sample ([`crate::version::Ecotones`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Dither {
+    /// The hash of the lattice cell holding it ([`dither_hash`]).
+    Cell(u64),
+    /// The ecotone field there, mapped to `[0, 1]` ([`field_dither`]).
+    Field(f64),
+}
+
+impl Dither {
+    /// In `[0, 1)`: whether a wetland weight near ½ counts as wetland.
+    fn wetland(self) -> f64 {
+        match self {
+            Dither::Cell(h) => unit(h, 0x57e7),
+            // Another set of the field's contours than the biomes' (7 per
+            // unit), so wetland edges do not trace the biome borders.
+            Dither::Field(v) => (7.0 * v + 0.5).fract(),
+        }
+    }
+}
+
+/// Spreads the ecotone field (fBm, about `[-1, 1]` with a standard
+/// deviation near 0.13) over `[0, 1]`: about 0.28 either side of ½, so
+/// most of the range is used and little is clamped.
+pub fn field_dither(noise: f32) -> Dither {
+    Dither::Field((0.5 + 2.2 * f64::from(noise)).clamp(0.0, 1.0))
 }
 
 /// Uniform in [0, 1) from a hash and a salt.
@@ -284,7 +314,7 @@ pub fn override_of(s: &Site) -> Option<Biome> {
     if s.riparian && s.temperature >= TREELINE_C {
         return Some(Biome::Riparian);
     }
-    if s.wetland + DITHER * (unit(s.dither, 0x57e7) - 0.5) > 0.5 {
+    if s.wetland + DITHER * (s.dither.wetland() - 0.5) > 0.5 {
         return Some(Biome::Wetland);
     }
     None
@@ -316,14 +346,44 @@ pub fn classify(s: &Site, tables: &BiomeTables, edges: &ClassEdges) -> (Biome, B
     if let Some(b) = over {
         return (b, weights);
     }
-    let mut best = (Biome::Tundra, f64::NEG_INFINITY);
-    for &(b, x) in &w {
-        let score = x + DITHER * (unit(s.dither, u64::from(b.index())) - 0.5);
-        if score > best.1 {
-            best = (b, score);
+    let b = match s.dither {
+        Dither::Cell(h) => {
+            let mut best = (Biome::Tundra, f64::NEG_INFINITY);
+            for &(b, x) in &w {
+                let score = x + DITHER * (unit(h, u64::from(b.index())) - 0.5);
+                if score > best.1 {
+                    best = (b, score);
+                }
+            }
+            best.0
         }
+        Dither::Field(v) => field_pick(&w, v),
+    };
+    (b, weights)
+}
+
+/// [`Dither::Field`]: the biomes within [`DITHER`] of the strongest
+/// share `[0, 1)` in proportion to how far they are inside that band, in
+/// biome order (never weight order, which swaps where two weights cross
+/// and would draw a line there), and `v` picks one. So a border lies on
+/// a contour of the field, and moves smoothly as the weights change.
+fn field_pick(w: &[(Biome, f64)], v: f64) -> Biome {
+    let top = w.iter().map(|e| e.1).fold(f64::NEG_INFINITY, f64::max);
+    let mut close: Vec<(Biome, f64)> = w
+        .iter()
+        .map(|&(b, x)| (b, x - (top - DITHER)))
+        .filter(|e| e.1 > 0.0)
+        .collect();
+    close.sort_by_key(|e| e.0.index());
+    let total: f64 = close.iter().map(|e| e.1).sum();
+    let mut at = v * total;
+    for &(b, share) in &close {
+        if at < share {
+            return b;
+        }
+        at -= share;
     }
-    (best.0, weights)
+    close.last().map_or(Biome::Tundra, |e| e.0)
 }
 
 fn alone(b: Biome) -> BiomeWeights {
@@ -363,6 +423,42 @@ mod tests {
         assert_eq!(climate_weights(0.0, 7.5, &t, &e)[0].0, Biome::Taiga);
         // Ranks follow the table.
         assert!((t.rank(2, 4.0) - 0.5).abs() < 0.01, "{}", t.rank(2, 4.0));
+    }
+
+    #[test]
+    fn the_field_picks_close_biomes_in_proportion_and_moves_smoothly() {
+        let (a, b, c) = (Biome::Desert, Biome::Savanna, Biome::Rainforest);
+        // The band is 0.25 below the strongest (0.55): c is out of it and
+        // never picked; a and b split [0, 1) by how far inside it they
+        // are (0.1 and 0.25).
+        let w = [(b, 0.55), (a, 0.4), (c, 0.05)];
+        let picks: Vec<Biome> = (0..1000)
+            .map(|i| field_pick(&w, (i as f64 + 0.5) / 1000.0))
+            .collect();
+        assert!(!picks.contains(&c));
+        let share_a = picks.iter().filter(|&&p| p == a).count() as f64 / 1000.0;
+        assert!((share_a - 0.1 / 0.35).abs() < 0.01, "{share_a}");
+        // In biome order: a (lower index) takes the low end of the field.
+        assert!(a.index() < b.index());
+        assert_eq!(field_pick(&w, 0.0), a);
+        assert_eq!(field_pick(&w, 0.999), b);
+        // Where the weights cross, the pick does not jump: at one field
+        // value, sweeping the weights moves the choice once, from b to a.
+        let v = 0.3;
+        let mut switches = 0;
+        let mut last = None;
+        for i in 0..=100 {
+            let x = 0.3 + 0.4 * i as f64 / 100.0;
+            let p = field_pick(&[(a, x), (b, 1.0 - x)], v);
+            if last.is_some_and(|l| l != p) {
+                switches += 1;
+            }
+            last = Some(p);
+        }
+        assert_eq!((switches, last), (1, Some(a)));
+        // A lone biome, or a clear winner, is picked whatever the field.
+        assert_eq!(field_pick(&[(c, 1.0)], 0.7), c);
+        assert_eq!(field_pick(&[(c, 0.9), (a, 0.1)], 0.01), c);
     }
 
     #[test]

@@ -250,7 +250,22 @@ impl SphereGraph {
         value: &mut F,
         d: Dir,
     ) -> (u32, [f64; K]) {
-        let p = Projection::TangentCube.forward(d);
+        self.locate_and_interpolate_n_at(ghosts, value, d, Projection::TangentCube.forward(d))
+    }
+
+    /// [`SphereGraph::locate_and_interpolate_n`] with `p`, `d`'s
+    /// tangent-cube point, from the caller: one projection serves every
+    /// graph a sample reads (the same point, so the same bits).
+    pub(crate) fn locate_and_interpolate_n_at<
+        const K: usize,
+        F: FnMut(u32) -> [f64; K] + ?Sized,
+    >(
+        &self,
+        ghosts: Option<&Ghosts>,
+        value: &mut F,
+        d: Dir,
+        p: crate::MapPoint,
+    ) -> (u32, [f64; K]) {
         let face = p.face.unwrap_or(CubeFace::PosX);
         let n = f64::from(self.n);
         let cell = |u: f64| ((0.5 * (u + 1.0) * n).floor().max(0.0) as u32).min(self.n - 1);

@@ -93,10 +93,20 @@ fn layer_seed(seed: u64, layer: Layer) -> u64 {
     mix64(seed ^ fnv1a64(layer.name().as_bytes()))
 }
 
+/// [`crate::version::Ecotones::Field`]'s first wavelength as a fraction
+/// of the radius (16 km on Earth: half the detail layer's), and its
+/// octaves (down to about 30 m: finer patches would read as noise).
+const ECOTONE_R: f64 = 0.0025;
+const ECOTONE_OCTAVES: u32 = 10;
+
 /// The built noise of every layer for one planet.
 #[derive(Clone, Debug)]
 pub(crate) struct Noises {
     noises: Vec<Noise>,
+    /// The ecotone field ([`crate::version::Ecotones::Field`]): not a
+    /// [`Layer`], as no height or climate reads it and no other backend
+    /// needs to supply it.
+    ecotone: Noise,
 }
 
 impl Noises {
@@ -131,11 +141,32 @@ impl Noises {
                 Noise::new(params).unwrap_or_else(|e| unreachable!("layer {}: {e}", layer.name()))
             })
             .collect();
-        Noises { noises }
+        let ecotone = Noise::new(NoiseParams {
+            kernel: Kernel::Perlin,
+            fractal: Fractal::Fbm,
+            octaves: ECOTONE_OCTAVES,
+            frequency: 1.0 / (ECOTONE_R * radius),
+            lacunarity: 2.0,
+            gain: 0.5,
+            seed: mix64(seed ^ fnv1a64(b"ecotone")),
+            warp: None,
+            hash,
+        })
+        // In range by construction: 10 octaves, a positive frequency.
+        .unwrap_or_else(|e| unreachable!("ecotone field: {e}"));
+        Noises { noises, ecotone }
     }
 
     pub(crate) fn get(&self, layer: Layer) -> &Noise {
         &self.noises[layer as usize]
+    }
+
+    /// The ecotone field at `pos`, about `[-1, 1]`: every octave at every
+    /// level, so a point's field (and, where the climate agrees, its
+    /// biome) is the same at every level; a coarse level sees the finer
+    /// patches as a dither whose shares are right.
+    pub(crate) fn ecotone(&self, pos: Positions<'_>, out: &mut [f32]) {
+        self.ecotone.fill_points3(pos.x, pos.y, pos.z, out);
     }
 }
 

@@ -209,6 +209,22 @@ pub enum LakeShores {
     CutCorners,
 }
 
+/// How the circulation's biomes settle an ecotone, where two biomes'
+/// climate weights are within `ecology::DITHER` (`ecology::classify`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ecotones {
+    /// A hash of the 8-pixel lattice cell holding the sample (12 m at the
+    /// default pixel): at the ground an ecotone is a speckle of
+    /// axis-aligned squares. Frozen with version 4.
+    Cells,
+    /// A smooth field (fBm from 16 km down to about 30 m on Earth) picks
+    /// among the close biomes in their weights' proportion: borders are
+    /// the field's contours, organic at every scale, and every level
+    /// reads the same field (so a point's biome does not change with the
+    /// level where its climate does not).
+    Field,
+}
+
 /// A version's stages, in the order a sample runs them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pipeline {
@@ -235,6 +251,8 @@ pub struct Pipeline {
     pub biomes: BiomeSet,
     /// Where beaches go (with the circulation's biomes).
     pub beaches: Beaches,
+    /// How ecotones are settled (with the circulation's biomes).
+    pub ecotones: Ecotones,
     /// Whether a preview drops rivers shorter than a few of its pixels
     /// (a preview choice of version 4: thin rivers read as noise there).
     pub preview_prunes_rivers: bool,
@@ -293,6 +311,7 @@ const V1_PIPELINE: Pipeline = Pipeline {
     climate: Climate::Bands,
     biomes: BiomeSet::Classic12,
     beaches: Beaches::Height,
+    ecotones: Ecotones::Cells,
     preview_prunes_rivers: false,
     terrain_tiles: TerrainTiles::OneSided,
     lake_shores: LakeShores::Cells,
@@ -331,6 +350,7 @@ const NEXT_PIPELINE: Pipeline = Pipeline {
     coast: Coast::Smooth,
     sea_floor: SeaFloor::Basins,
     beaches: Beaches::Shore,
+    ecotones: Ecotones::Field,
     peaks: Peaks::Bounded,
     balance: Balance::Budyko,
     terrain_tiles: TerrainTiles::Bordered,

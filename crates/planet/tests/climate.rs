@@ -7,11 +7,13 @@
 //!   points of the targets the tier's tables set;
 //! - a wetter `humidity_global` means less desert and more forest, step by
 //!   step over five values;
-//! - hot deserts lie mostly in the subtropics.
+//! - hot deserts lie mostly in the subtropics;
+//! - ecotones at the ground: version 4's are speckle, the next version's
+//!   borders are contours of a smooth field.
 
 use mangekyo_planet::ecology::{BANDS, CLASSES, ClassEdges, band_of};
 use mangekyo_planet::geo::fibonacci_sphere as fibonacci;
-use mangekyo_planet::{Biome, Dir, LatLon, Layers, Planet, PlanetParams, Samples};
+use mangekyo_planet::{Biome, Dir, LatLon, Layers, Planet, PlanetParams, Samples, Version};
 use std::sync::OnceLock;
 
 /// The default planet (version 4), its tier computed once for every test.
@@ -281,4 +283,98 @@ fn write_png(path: &str, w: u32, h: u32, px: &[u8]) {
     let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
     enc.set_color(png::ColorType::Rgb);
     enc.write_header().unwrap().write_image_data(px).unwrap();
+}
+
+/// How often two neighbouring ecotone samples 48 m apart differ in biome,
+/// over grids around up to 8 ecotone points of `planet`: samples whose
+/// two strongest climate weights are within about 0.2 of each other (the
+/// second at least 100/255) and whose biome is one of them. Returns the
+/// share and the number of pairs.
+fn ecotone_speckle(planet: &Planet) -> (f64, usize) {
+    let (n, step) = (40usize, 48.0);
+    let r = planet.params().radius;
+    let probes = fibonacci(4000);
+    let layers = planet.version().layers();
+    let s = planet.sample_dirs(&probes, step, layers).unwrap();
+    let blended = |w: &mangekyo_planet::BiomeWeights, b: Biome| {
+        w.first != w.second && w.second_weight >= 100 && (b == w.first || b == w.second)
+    };
+    let centres: Vec<Dir> = (0..probes.len())
+        .filter(|&i| probes[i][2].abs() < 0.99 && blended(&s.biome_weights[i], s.biome[i]))
+        .map(|i| probes[i])
+        .take(8)
+        .collect();
+    assert!(centres.len() >= 4, "{} ecotone probes", centres.len());
+    let (mut pairs, mut changes) = (0, 0);
+    for c in centres {
+        // East and north at c (no probe lies within 1° of a pole).
+        let unit = |v: Dir| {
+            let m = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+            v.map(|x| x / m)
+        };
+        let east = unit([-c[1], c[0], 0.0]);
+        let north = [
+            c[1] * east[2] - c[2] * east[1],
+            c[2] * east[0] - c[0] * east[2],
+            c[0] * east[1] - c[1] * east[0],
+        ];
+        let dirs: Vec<Dir> = (0..n * n)
+            .map(|k| {
+                let (a, b) = ((k % n) as f64 * step / r, (k / n) as f64 * step / r);
+                unit([0, 1, 2].map(|i| c[i] + a * east[i] + b * north[i]))
+            })
+            .collect();
+        let g = planet.sample_dirs(&dirs, step, layers).unwrap();
+        let eco = |k: usize| blended(&g.biome_weights[k], g.biome[k]);
+        for y in 0..n {
+            for x in 0..n {
+                let k = y * n + x;
+                for m in [(x + 1 < n).then_some(k + 1), (y + 1 < n).then_some(k + n)]
+                    .into_iter()
+                    .flatten()
+                {
+                    if eco(k) && eco(m) {
+                        pairs += 1;
+                        changes += usize::from(g.biome[k] != g.biome[m]);
+                    }
+                }
+            }
+        }
+    }
+    (changes as f64 / pairs.max(1) as f64, pairs)
+}
+
+/// Issue 36: at the ground, version 4 settles an ecotone by a hash per
+/// 12 m cell, so neighbouring samples 48 m apart are independent draws
+/// (speckle; squares at 1.5 m); the next version's borders are contours
+/// of a smooth field, so almost every neighbour pair agrees.
+#[test]
+fn ecotone_borders_are_contours_in_the_next_version() {
+    let mut share = Vec::new();
+    for v in [Version::V4, Version::Next] {
+        let planet = Planet::new(PlanetParams {
+            generator_version: v,
+            graph_n: 64,
+            ..PlanetParams::default()
+        })
+        .unwrap();
+        planet.coarse_tier().unwrap();
+        let (s, pairs) = ecotone_speckle(&planet);
+        println!(
+            "{v}: {:.1} % of {pairs} ecotone neighbour pairs differ",
+            100.0 * s
+        );
+        assert!(pairs >= 2000, "{v}: {pairs} pairs");
+        share.push(s);
+    }
+    assert!(
+        share[0] > 0.25,
+        "version 4's ecotones are speckle: {:?}",
+        share
+    );
+    assert!(
+        share[1] < 0.03,
+        "next's ecotones have contour borders: {:?}",
+        share
+    );
 }

@@ -9,6 +9,7 @@ use super::Atmosphere;
 use super::moisture::{self, Ground};
 use crate::geo::Dir;
 use crate::graph::{Ghosts, SphereGraph};
+use crate::{MapPoint, Projection};
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -127,12 +128,19 @@ impl ClimateGrid {
 
     /// Sea-level temperature (°C) and log precipitation at `d`.
     pub(crate) fn at(&self, graph: &SphereGraph, d: Dir) -> (f64, f64) {
+        self.at_projected(graph, d, Projection::TangentCube.forward(d))
+    }
+
+    /// [`ClimateGrid::at`] with `d`'s tangent-cube point `at` from the
+    /// caller.
+    pub(crate) fn at_projected(&self, graph: &SphereGraph, d: Dir, at: MapPoint) -> (f64, f64) {
         let ghosts = self.ghosts.get_or_init(|| Ghosts::new(graph));
         let (t, p) = (&self.sea_temperature, &self.ln_precipitation);
-        let (_, [a, b]) = graph.locate_and_interpolate_n(
+        let (_, [a, b]) = graph.locate_and_interpolate_n_at(
             Some(ghosts),
             &mut |k| [f64::from(t[k as usize]), f64::from(p[k as usize])],
             d,
+            at,
         );
         (a, b)
     }

@@ -49,34 +49,55 @@ const CRUST_OFFSET: f64 = 0.015;
 /// meet from both sides ([`joined_uplift`]), and near the line where the
 /// second-nearest plate changes, the boundaries to both are blended, so
 /// no straight step fans out of a triple junction.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn uplift_block_joined(
-    plates: &Plates,
-    backend: &dyn NoiseBackend,
-    detail: &Detail,
-    threshold: f32,
-    activity: f64,
-    radius: f64,
-    level: Level,
+    inputs: &UpliftInputs<'_>,
     dirs: &[Dir],
     land: &[f32],
     out: &mut GeologySamples,
 ) {
+    let UpliftInputs {
+        plates,
+        backend,
+        detail,
+        threshold,
+        activity,
+        radius,
+        level,
+    } = *inputs;
     let n = dirs.len();
     let q = plates.warped(dirs, radius, level);
-    let located: Vec<Three> = q.iter().map(|&q| plates.locate_three(q)).collect();
+    let among = plates.candidates(&q, 3);
+    let sutures = plates.suture_candidates(&q);
     // The third plate's share: ½ on the line where it becomes second
     // (so no step fans out along it), and none at the nearest boundary
     // itself (where both sides' nearest pair is one boundary, joined, but
     // their third pairs differ).
-    let share = |t: &Three| {
+    let share = |t: &Nearest3| {
         0.5 * (1.0 - smoothstep(0.0, FAN_KM, t.third - t.second))
             * smoothstep(0.0, JUNCTION_KM, t.second)
     };
     // Within JUNCTION_KM of a triple junction those two wishes meet: the
     // profiles fade out there, by a weight each of its plates computes
     // alike.
-    let fade = |t: &Three| smoothstep(JUNCTION_KM, 2.0 * JUNCTION_KM, t.third);
+    let fade = |t: &Nearest3| smoothstep(JUNCTION_KM, 2.0 * JUNCTION_KM, t.third);
+    // Each sample's nearest plates, and the two boundaries' motions where
+    // a profile can read them (in reach, not faded out, and the third's
+    // with a share): the rest never reach the uplift.
+    let located: Vec<Located> = q
+        .iter()
+        .map(|&q| {
+            let t = plates.nearest_three(q, among.iter().copied());
+            let [a, b, c] = t.plates;
+            let live = fade(&t) > 0.0;
+            Located {
+                ab: live.then(|| plates.pair_within(q, a, b)).flatten(),
+                ac: (live && share(&t) > 0.0)
+                    .then(|| plates.pair_within(q, a, c))
+                    .flatten(),
+                t,
+            }
+        })
+        .collect();
     // Crust samples: for each boundary in reach, the mirror across it and
     // (within JOIN_KM) one behind; gathered in one call.
     let mut at: [Vec<f64>; 3] = Default::default();
@@ -95,12 +116,8 @@ pub(super) fn uplift_block_joined(
     let mut slots = vec![[(NO, NO); 2]; n];
     let mut count = 0usize;
     for i in 0..n {
-        let t = &located[i];
-        let w = share(t);
-        for (j, p) in [&t.ab, &t.ac].into_iter().enumerate() {
-            if p.distance_km >= PROFILE_REACH_KM || (j == 1 && w == 0.0) || fade(t) == 0.0 {
-                continue;
-            }
+        for (j, p) in [&located[i].ab, &located[i].ac].into_iter().enumerate() {
+            let Some(p) = p else { continue };
             let s = 2.0 * p.distance_km / KM_PER_RADIAN + CRUST_OFFSET;
             push(dirs[i], p.normal, s);
             slots[i][j].0 = count;
@@ -132,12 +149,12 @@ pub(super) fn uplift_block_joined(
         }
     };
     for i in 0..n {
-        let t = &located[i];
+        let Located { t, ab, ac } = &located[i];
         let here = continental(land[i]);
-        let profile = |p: &PlatePoint, (across, behind): (usize, usize)| {
-            if across == NO {
+        let profile = |p: &Option<PlatePoint>, (across, behind): (usize, usize)| {
+            let Some(p) = p.as_ref().filter(|_| across != NO) else {
                 return 0.0;
-            }
+            };
             let crust = Crust {
                 here,
                 across: crust_at(across),
@@ -150,12 +167,20 @@ pub(super) fn uplift_block_joined(
             }
         };
         let w = share(t);
-        let mut u = (1.0 - w) * profile(&t.ab, slots[i][0]);
+        let mut u = (1.0 - w) * profile(ab, slots[i][0]);
         if w > 0.0 {
-            u += w * profile(&t.ac, slots[i][1]);
+            u += w * profile(ac, slots[i][1]);
         }
-        u = fade(t) * u + here * plates.suture(q[i]);
-        out.plate.push(t.ab.plate);
+        u = fade(t) * u + here * plates.suture_among(q[i], sutures.iter().copied());
+        out.plate.push(t.plates[0] as u16);
         out.uplift.push((activity * u) as f32);
     }
+}
+
+/// A sample's nearest plates and the motions across the boundaries a
+/// profile can read (`None`: out of reach, faded out or without a share).
+struct Located {
+    t: Nearest3,
+    ab: Option<PlatePoint>,
+    ac: Option<PlatePoint>,
 }

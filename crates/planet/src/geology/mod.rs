@@ -17,6 +17,7 @@
 mod geojson;
 mod joined;
 pub mod layers;
+mod nearest;
 mod sided;
 pub use geojson::{check_cell_deg, plates_geojson, plates_geojson_cancellable};
 
@@ -353,17 +354,13 @@ impl Plates {
     /// The plate geometry at warped position `q` (ties go to the lower
     /// plate index, so the answer is a function of `q` alone).
     pub fn locate(&self, q: Dir) -> PlatePoint {
-        let (mut a, mut b) = (0usize, 1usize);
-        let (mut da, mut db) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-        for (k, s) in self.seeds.iter().enumerate() {
-            let d = dot(q, *s);
-            if d > da {
-                (b, db) = (a, da);
-                (a, da) = (k, d);
-            } else if d > db {
-                (b, db) = (k, d);
-            }
-        }
+        self.locate_among(q, 0..self.seeds.len())
+    }
+
+    /// [`Plates::locate`] searching only the plates `among` (ascending;
+    /// they must hold the two nearest, as [`Plates::candidates`] does).
+    fn locate_among(&self, q: Dir, among: impl IntoIterator<Item = usize>) -> PlatePoint {
+        let [(a, _), (b, _)] = nearest_two(q, &self.seeds, among);
         let distance = bisector_distance(q, self.seeds[a], self.seeds[b]);
         self.motion(q, a, b, distance.max(0.0))
     }
@@ -373,9 +370,22 @@ impl Plates {
     /// nearest is than the second and than the third: both 0 at a triple
     /// junction, and the same numbers from each of its three plates.
     pub fn locate_three(&self, q: Dir) -> Three {
+        let n = self.nearest_three(q, 0..self.seeds.len());
+        Three {
+            ab: self.pair(q, n.plates[0], n.plates[1]),
+            ac: self.pair(q, n.plates[0], n.plates[2]),
+            second: n.second,
+            third: n.third,
+        }
+    }
+
+    /// The three nearest plates of `q` among `among` (ascending; they
+    /// must hold the three nearest) and the gaps of [`Three`], without the
+    /// pairs' motions.
+    fn nearest_three(&self, q: Dir, among: impl IntoIterator<Item = usize>) -> Nearest3 {
         let mut best = [(0usize, f64::NEG_INFINITY); 3];
-        for (k, s) in self.seeds.iter().enumerate() {
-            let d = dot(q, *s);
+        for k in among {
+            let d = dot(q, self.seeds[k]);
             if d > best[0].1 {
                 best = [(k, d), best[0], best[1]];
             } else if d > best[1].1 {
@@ -390,12 +400,22 @@ impl Plates {
         } else {
             (b, f64::INFINITY)
         };
-        Three {
-            ab: self.pair(q, a, b),
-            ac: self.pair(q, a, c),
+        Nearest3 {
+            plates: [a, b, c],
             second: (da - db) * KM_PER_RADIAN,
             third,
         }
+    }
+
+    /// The plates that can be among the `k` nearest of any of the warped
+    /// positions `q` (see `nearest.rs`).
+    fn candidates(&self, q: &[Dir], k: usize) -> Vec<usize> {
+        nearest::candidates(q, &self.seeds, k)
+    }
+
+    /// The sutures that can be among the two nearest of any of `q`.
+    fn suture_candidates(&self, q: &[Dir]) -> Vec<usize> {
+        nearest::candidates(q, &self.sutures, 2)
     }
 
     /// Whether a boundary of the kind `kind` lies within `km` of warped
@@ -424,6 +444,13 @@ impl Plates {
     pub fn pair(&self, q: Dir, a: usize, b: usize) -> PlatePoint {
         let distance = bisector_distance(q, self.seeds[a], self.seeds[b]);
         self.motion(q, a, b, distance)
+    }
+
+    /// [`Plates::pair`] where the boundary lies within the profiles' reach
+    /// ([`PROFILE_REACH_KM`]): beyond it no profile reads the motion.
+    fn pair_within(&self, q: Dir, a: usize, b: usize) -> Option<PlatePoint> {
+        let distance = bisector_distance(q, self.seeds[a], self.seeds[b]);
+        (distance * KM_PER_RADIAN < PROFILE_REACH_KM).then(|| self.motion(q, a, b, distance))
     }
 
     /// Plates `a` and `b` at `q` with the boundary `distance` (radians)
@@ -466,23 +493,46 @@ impl Plates {
     /// The worn ranges of old sutures at warped position `q`, metres at
     /// plate activity 1 (before the continental mask).
     pub fn suture(&self, q: Dir) -> f64 {
+        self.suture_among(q, 0..self.sutures.len())
+    }
+
+    /// [`Plates::suture`] searching only the sutures `among` (ascending;
+    /// they must hold the two nearest).
+    fn suture_among(&self, q: Dir, among: impl IntoIterator<Item = usize>) -> f64 {
         if self.sutures.len() < 2 {
             return 0.0;
         }
-        let (mut a, mut b) = (0, 1);
-        let (mut da, mut db) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-        for (k, s) in self.sutures.iter().enumerate() {
-            let d = dot(q, *s);
-            if d > da {
-                (b, db) = (a, da);
-                (a, da) = (k, d);
-            } else if d > db {
-                (b, db) = (k, d);
-            }
-        }
+        let [(a, _), (b, _)] = nearest_two(q, &self.sutures, among);
         let x = bisector_distance(q, self.sutures[a], self.sutures[b]);
         SUTURE_M * bump(x * KM_PER_RADIAN, 0.0, 110.0)
     }
+}
+
+/// The two seeds nearest `q` among `among` (ascending) with their dot
+/// products; ties go to the lower index. Starts from seeds 0 and 1, as
+/// every search over all seeds did.
+#[inline]
+fn nearest_two(q: Dir, seeds: &[Dir], among: impl IntoIterator<Item = usize>) -> [(usize, f64); 2] {
+    let (mut a, mut b) = (0usize, 1usize);
+    let (mut da, mut db) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for k in among {
+        let d = dot(q, seeds[k]);
+        if d > da {
+            (b, db) = (a, da);
+            (a, da) = (k, d);
+        } else if d > db {
+            (b, db) = (k, d);
+        }
+    }
+    [(a, da), (b, db)]
+}
+
+/// A point's three nearest plates and the gaps of [`Three`].
+#[derive(Clone, Copy, Debug)]
+struct Nearest3 {
+    plates: [usize; 3],
+    second: f64,
+    third: f64,
 }
 
 /// Per-sample geology of a block: what the height and the `plate` and
@@ -502,29 +552,34 @@ pub(crate) fn continental(land: f32) -> f64 {
     smoothstep(-0.05, 0.03, f64::from(land))
 }
 
+/// What every boundary treatment reads besides the block itself: the
+/// plates, the noise they sample the crust with, and the planet's scale.
+#[derive(Clone, Copy)]
+pub(crate) struct UpliftInputs<'a> {
+    pub(crate) plates: &'a Plates,
+    pub(crate) backend: &'a dyn NoiseBackend,
+    pub(crate) detail: &'a Detail,
+    /// The continent field's land threshold.
+    pub(crate) threshold: f32,
+    /// `plate_activity`.
+    pub(crate) activity: f64,
+    /// Planet radius, metres.
+    pub(crate) radius: f64,
+    pub(crate) level: Level,
+}
+
 /// Uplift and plates of a block of directions. `land` is the land field
 /// (continent − threshold) at `dirs`.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn uplift_block(
     boundaries: Boundaries,
-    plates: &Plates,
-    backend: &dyn NoiseBackend,
-    detail: &Detail,
-    threshold: f32,
-    activity: f64,
-    radius: f64,
-    level: Level,
+    inputs: &UpliftInputs<'_>,
     dirs: &[Dir],
     land: &[f32],
     out: &mut GeologySamples,
 ) {
     match boundaries {
-        Boundaries::Sided => sided::uplift_block_sided(
-            plates, backend, detail, threshold, activity, radius, level, dirs, land, out,
-        ),
-        Boundaries::Joined => joined::uplift_block_joined(
-            plates, backend, detail, threshold, activity, radius, level, dirs, land, out,
-        ),
+        Boundaries::Sided => sided::uplift_block_sided(inputs, dirs, land, out),
+        Boundaries::Joined => joined::uplift_block_joined(inputs, dirs, land, out),
     }
 }
 

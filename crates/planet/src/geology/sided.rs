@@ -6,22 +6,29 @@ use super::*;
 
 /// [`Boundaries::Sided`]: each side's profile alone, across the nearest
 /// boundary only.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn uplift_block_sided(
-    plates: &Plates,
-    backend: &dyn NoiseBackend,
-    detail: &Detail,
-    threshold: f32,
-    activity: f64,
-    radius: f64,
-    level: Level,
+    inputs: &UpliftInputs<'_>,
     dirs: &[Dir],
     land: &[f32],
     out: &mut GeologySamples,
 ) {
+    let UpliftInputs {
+        plates,
+        backend,
+        detail,
+        threshold,
+        activity,
+        radius,
+        level,
+    } = *inputs;
     let n = dirs.len();
     let q = plates.warped(dirs, radius, level);
-    let points: Vec<PlatePoint> = q.iter().map(|&q| plates.locate(q)).collect();
+    let among = plates.candidates(&q, 2);
+    let points: Vec<PlatePoint> = q
+        .iter()
+        .map(|&q| plates.locate_among(q, among.iter().copied()))
+        .collect();
+    let sutures = plates.suture_candidates(&q);
     // The crust across the boundary: the land field at the point mirrored
     // over it (a little past, so the far side's coast counts).
     let mut mirror: [Vec<f64>; 3] = Default::default();
@@ -71,8 +78,8 @@ pub(super) fn uplift_block_sided(
             across: continental(across[i] - threshold),
             here_sinks: plates.sinks(p.plate as usize, p.other as usize),
         };
-        let u =
-            boundary_uplift(p.distance_km, p.convergence, crust) + crust.here * plates.suture(q[i]);
+        let u = boundary_uplift(p.distance_km, p.convergence, crust)
+            + crust.here * plates.suture_among(q[i], sutures.iter().copied());
         out.plate.push(p.plate);
         out.uplift.push((activity * u) as f32);
     }

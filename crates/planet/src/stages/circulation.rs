@@ -4,16 +4,17 @@
 //! anomalies, and the blended biomes with their weights.
 
 use super::{Samples, Stages};
+use crate::MapPoint;
 use crate::atmosphere::fields::ClimateGrid;
 use crate::atmosphere::pet;
 use crate::chunk::Layers;
 use crate::climate::{LAPSE_RATE_C_PER_M, TEMPERATURE_NOISE_C};
-use crate::ecology::{self, BiomeTables, Site};
+use crate::ecology::{self, BiomeTables, Dither, Site};
 use crate::geo::Dir;
 use crate::graph::SphereGraph;
 use crate::layers::{Detail, Layer, NoiseBackend, Positions};
 use crate::terrain;
-use crate::version::Beaches;
+use crate::version::{Beaches, Ecotones};
 
 /// What the circulation's samples read of the tier's climate.
 pub(crate) struct ClimateReader<'a> {
@@ -55,6 +56,7 @@ impl Stages {
             &[(f64, f64, f64)],
             &[f32],
         ),
+        projected: &[MapPoint],
     ) {
         let n = dirs.len();
         let Some((_, edges)) = &self.circulation else {
@@ -71,8 +73,12 @@ impl Stages {
             }
             Beaches::Shore => Vec::new(),
         };
+        let field = match self.pipeline.ecotones {
+            Ecotones::Field if layers.biome => self.ecotone_field(pos, height),
+            _ => Vec::new(),
+        };
         for i in 0..n {
-            let (t_sea, ln_p0) = cr.grid.at(&cr.graph, dirs[i]);
+            let (t_sea, ln_p0) = cr.grid.at_projected(&cr.graph, dirs[i], projected[i]);
             let h = f64::from(height[i]);
             let t = t_sea - f64::from(LAPSE_RATE_C_PER_M) * h.max(0.0)
                 + f64::from(TEMPERATURE_NOISE_C) * f64::from(noise[i]);
@@ -93,11 +99,14 @@ impl Stages {
                     wetland,
                     riparian: bank >= 0.0 && bank < ecology::RIPARIAN_WIDTHS * width,
                     shore: shore.get(i).is_none_or(|&s| s),
-                    dither: ecology::dither_hash(
-                        [pos.x[i], pos.y[i], pos.z[i]],
-                        cell,
-                        self.params.seed,
-                    ),
+                    dither: match field.get(i) {
+                        Some(&v) => ecology::field_dither(v),
+                        None => Dither::Cell(ecology::dither_hash(
+                            [pos.x[i], pos.y[i], pos.z[i]],
+                            cell,
+                            self.params.seed,
+                        )),
+                    },
                 };
                 let (b, w) = ecology::classify(&site, cr.tables, edges);
                 if layers.biome {
@@ -108,6 +117,31 @@ impl Stages {
                 }
             }
         }
+    }
+
+    /// [`Ecotones::Field`]: the ecotone field at each sample of a block
+    /// (0 at sea, where no ecotone is settled; only land pays for it).
+    fn ecotone_field(&self, pos: Positions<'_>, height: &[f32]) -> Vec<f32> {
+        let land: Vec<usize> = (0..height.len()).filter(|&i| height[i] >= 0.0).collect();
+        let mut field = vec![0.0f32; height.len()];
+        if land.is_empty() {
+            return field;
+        }
+        let at = |axis: &[f64]| land.iter().map(|&i| axis[i]).collect::<Vec<f64>>();
+        let (x, y, z) = (at(pos.x), at(pos.y), at(pos.z));
+        let mut value = vec![0.0f32; land.len()];
+        self.noises.ecotone(
+            Positions {
+                x: &x,
+                y: &y,
+                z: &z,
+            },
+            &mut value,
+        );
+        for (&i, &v) in land.iter().zip(&value) {
+            field[i] = v;
+        }
+        field
     }
 
     /// [`Beaches::Shore`]: whether each sample of a block lies on the

@@ -26,7 +26,7 @@ use crate::hydro::carve::{Carved, RiverField};
 use crate::layers::{Detail, Layer, NoiseBackend, Noises, Positions};
 use crate::terrain::{self, BLOCK, Scratch, Shape};
 use crate::version::{Climate, Pipeline, Relief, Version, Water};
-use crate::{PlanetError, PlanetParams};
+use crate::{MapPoint, PlanetError, PlanetParams, Projection};
 use mangekyo_core::noise::Level;
 
 /// One planet's stages: its parameters with the noise layers, the relief
@@ -86,23 +86,25 @@ pub(crate) struct TierReader<'a> {
 impl TierReader<'_> {
     /// Erosion and carving at direction `d` over tectonic height `h`, and
     /// (with the circulation climate) the wetland weight there.
-    fn apply(&self, d: Dir, h: f64) -> (Carved, f64) {
+    fn apply(&self, d: Dir, at: MapPoint, h: f64) -> (Carved, f64) {
         let (eroded, height) = (self.eroded, self.height);
         let delta = |k: u32| f64::from(eroded[k as usize]) - f64::from(height[k as usize]);
         let (cell, delta, wet) = match &self.climate {
             None => {
-                let (cell, v) = self.graph.locate_and_interpolate(
+                let (cell, [v]) = self.graph.locate_and_interpolate_n_at(
                     Some(self.field.ghosts()),
-                    &mut |k| delta(k),
+                    &mut |k| [delta(k)],
                     d,
+                    at,
                 );
                 (cell, v, 0.0)
             }
             Some(c) => {
-                let (cell, [v, w]) = self.graph.locate_and_interpolate_n(
+                let (cell, [v, w]) = self.graph.locate_and_interpolate_n_at(
                     Some(self.field.ghosts()),
                     &mut |k| [delta(k), f64::from(c.wetland[k as usize]) / 255.0],
                     d,
+                    at,
                 );
                 (cell, v, w.clamp(0.0, 1.0))
             }
@@ -126,6 +128,9 @@ struct Work {
     /// Per sample: the carving's bank distance and river width, and the
     /// wetland weight (read by the circulation's biomes).
     banks: Vec<(f64, f64, f64)>,
+    /// Per sample: its tangent-cube point, where the tier's graphs are
+    /// read (one projection for every graph).
+    projected: Vec<MapPoint>,
 }
 
 impl Stages {
@@ -273,6 +278,7 @@ impl Stages {
             flow,
             geology: geo,
             banks,
+            projected,
         } = w;
         for (axis, p) in buf.iter_mut().enumerate() {
             p.clear();
@@ -326,15 +332,18 @@ impl Stages {
             match (self.pipeline.relief, &self.plates) {
                 (Relief::Plates, Some(plates)) => {
                     terrain::land(backend, detail, &self.shape, pos, &mut scratch.land);
-                    geology::uplift_block(
-                        self.pipeline.boundaries,
+                    let inputs = geology::UpliftInputs {
                         plates,
                         backend,
                         detail,
-                        self.shape.threshold,
-                        self.params.plate_activity,
-                        r,
+                        threshold: self.shape.threshold,
+                        activity: self.params.plate_activity,
+                        radius: r,
                         level,
+                    };
+                    geology::uplift_block(
+                        self.pipeline.boundaries,
+                        &inputs,
                         dirs,
                         &scratch.land,
                         geo,
@@ -357,11 +366,15 @@ impl Stages {
                 _ => terrain::heights(backend, detail, &self.shape, pos, scratch, height),
             }
         }
+        projected.clear();
+        if carve.is_some() || circulation.is_some() {
+            projected.extend(dirs.iter().map(|&d| Projection::TangentCube.forward(d)));
+        }
         // Water: erosion and the carving of rivers and lakes.
         banks.clear();
         if let Some(reader) = carve {
             for i in 0..n {
-                let (c, wet) = reader.apply(dirs[i], f64::from(height[i]));
+                let (c, wet) = reader.apply(dirs[i], projected[i], f64::from(height[i]));
                 height[i] = c.height as f32;
                 water[i] = c.water as f32;
                 flow[i] = c.flow as f32;
@@ -380,6 +393,7 @@ impl Stages {
                 noise,
                 out,
                 (height, water, temperature, humidity, banks, &scratch.land),
+                projected,
             );
         } else {
             if need_temperature {
