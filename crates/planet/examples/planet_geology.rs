@@ -8,17 +8,12 @@
 
 use mangekyo_planet::view::PreviewLayer;
 use mangekyo_planet::{BoundaryKind, Dir, LatLon, Layers, Planet, PlanetParams};
-use std::path::Path;
 
 mod common;
-use common::write_png;
+use common::{out_dir, write_png};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let out = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "docs/images".into());
-    let out = Path::new(&out);
-    std::fs::create_dir_all(out)?;
+    let out = out_dir()?;
     let planet = Planet::new(PlanetParams::default())?;
     let plates = planet.plates().ok_or("version 2 planets have plates")?;
     let radius = planet.params().radius;

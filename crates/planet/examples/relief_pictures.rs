@@ -11,20 +11,15 @@
 use mangekyo_planet::geo::fibonacci_sphere;
 use mangekyo_planet::view::PreviewLayer;
 use mangekyo_planet::{Dir, LatLon, Layers, Planet, PlanetParams, Version};
-use std::path::Path;
 
 mod common;
-use common::write_png;
+use common::{out_dir, write_png};
 #[path = "common/ground.rs"]
 mod ground;
 use ground::{ground, tangents, unit};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let out = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "docs/images".into());
-    let out = Path::new(&out);
-    std::fs::create_dir_all(out)?;
+    let out = out_dir()?;
     let survey = fibonacci_sphere(200_000);
     for (name, version) in [("v4", Version::V4), ("next", Version::Next)] {
         let planet = Planet::new(PlanetParams {

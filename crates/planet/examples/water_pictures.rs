@@ -10,20 +10,15 @@
 
 use mangekyo_planet::graph::SphereGraph;
 use mangekyo_planet::{Planet, PlanetParams, Version};
-use std::path::Path;
 
 mod common;
-use common::write_png;
+use common::{out_dir, write_png};
 #[path = "common/ground.rs"]
 mod ground;
 use ground::ground;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let out = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "docs/images".into());
-    let out = Path::new(&out);
-    std::fs::create_dir_all(out)?;
+    let out = out_dir()?;
     let next = Planet::new(PlanetParams {
         generator_version: Version::Next,
         ..PlanetParams::default()

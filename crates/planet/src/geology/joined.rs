@@ -55,17 +55,9 @@ pub(super) fn uplift_block_joined(
     land: &[f32],
     out: &mut GeologySamples,
 ) {
-    let UpliftInputs {
-        plates,
-        backend,
-        detail,
-        threshold,
-        activity,
-        radius,
-        level,
-    } = *inputs;
+    let plates = inputs.plates;
     let n = dirs.len();
-    let q = plates.warped(dirs, radius, level);
+    let q = plates.warped(dirs, inputs.radius, inputs.level);
     let among = plates.candidates(&q, 3);
     let sutures = plates.suture_candidates(&q);
     // The third plate's share: ½ on the line where it becomes second
@@ -108,7 +100,7 @@ pub(super) fn uplift_block_joined(
             d[2] + s * normal[2],
         ]);
         for a in 0..3 {
-            at[a].push(m[a] * radius);
+            at[a].push(m[a] * inputs.radius);
         }
     };
     // Per sample and pair: (index of its across sample, of its behind).
@@ -129,12 +121,12 @@ pub(super) fn uplift_block_joined(
             }
         }
     }
-    let mut gathered = vec![threshold; count];
+    let mut gathered = vec![inputs.threshold; count];
     let [x, y, z] = &at;
-    match detail.octaves(Layer::Continent) {
+    match inputs.detail.octaves(Layer::Continent) {
         _ if count == 0 => {}
         0 => {}
-        k => backend.fill(
+        k => inputs.backend.fill(
             Layer::Continent,
             k.min(CRUST_OCTAVES),
             Positions { x, y, z },
@@ -145,7 +137,7 @@ pub(super) fn uplift_block_joined(
         if slot == NO {
             0.0
         } else {
-            continental(gathered[slot] - threshold)
+            continental(gathered[slot] - inputs.threshold)
         }
     };
     for i in 0..n {
@@ -173,7 +165,7 @@ pub(super) fn uplift_block_joined(
         }
         u = fade(t) * u + here * plates.suture_among(q[i], sutures.iter().copied());
         out.plate.push(t.plates[0] as u16);
-        out.uplift.push((activity * u) as f32);
+        out.uplift.push((inputs.activity * u) as f32);
     }
 }
 

@@ -12,17 +12,9 @@ pub(super) fn uplift_block_sided(
     land: &[f32],
     out: &mut GeologySamples,
 ) {
-    let UpliftInputs {
-        plates,
-        backend,
-        detail,
-        threshold,
-        activity,
-        radius,
-        level,
-    } = *inputs;
+    let plates = inputs.plates;
     let n = dirs.len();
-    let q = plates.warped(dirs, radius, level);
+    let q = plates.warped(dirs, inputs.radius, inputs.level);
     let among = plates.candidates(&q, 2);
     let points: Vec<PlatePoint> = q
         .iter()
@@ -44,18 +36,18 @@ pub(super) fn uplift_block_sided(
             d[2] + s * p.normal[2],
         ]);
         for a in 0..3 {
-            mirror[a].push(m[a] * radius);
+            mirror[a].push(m[a] * inputs.radius);
         }
     }
     let mut gathered = vec![0.0f32; near.len()];
     let [mx, my, mz] = &mirror;
-    match detail.octaves(Layer::Continent) {
+    match inputs.detail.octaves(Layer::Continent) {
         _ if near.is_empty() => {}
         0 => {}
         // Crust type is a large-scale property: the first octaves of the
         // continent field decide it (the coast's detail does not matter
         // hundreds of km away), at well under half the cost.
-        k => backend.fill(
+        k => inputs.backend.fill(
             Layer::Continent,
             k.min(CRUST_OCTAVES),
             Positions {
@@ -67,7 +59,7 @@ pub(super) fn uplift_block_sided(
         ),
     }
     // Far from every boundary no profile reads the far side's crust.
-    let mut across = vec![threshold; n];
+    let mut across = vec![inputs.threshold; n];
     for (&i, &g) in near.iter().zip(&gathered) {
         across[i] = g;
     }
@@ -75,12 +67,12 @@ pub(super) fn uplift_block_sided(
         let p = &points[i];
         let crust = Crust {
             here: continental(land[i]),
-            across: continental(across[i] - threshold),
+            across: continental(across[i] - inputs.threshold),
             here_sinks: plates.sinks(p.plate as usize, p.other as usize),
         };
         let u = boundary_uplift(p.distance_km, p.convergence, crust)
             + crust.here * plates.suture_among(q[i], sutures.iter().copied());
         out.plate.push(p.plate);
-        out.uplift.push((activity * u) as f32);
+        out.uplift.push((inputs.activity * u) as f32);
     }
 }
