@@ -12,10 +12,10 @@
 use mangekyo_planet::{Dir, LatLon, Layers, Planet, PlanetParams, Version};
 
 mod common;
-use common::{out_dir, write_png};
+use common::out_dir;
 #[path = "common/ground.rs"]
 mod ground;
-use ground::ground;
+use ground::write_ground;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = out_dir()?;
@@ -46,12 +46,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let border = border_near(&planet, centre)?;
         for spacing in [768.0, 96.0, 12.0, 1.5] {
             let at = if spacing < 100.0 { border } else { centre };
-            let rgb = ground(&planet, at, 256, spacing, true);
-            write_png(
+            write_ground(
+                &planet,
+                at,
+                spacing,
+                true,
                 &out.join(format!("ecotone_{name}_{spacing}m.png")),
-                256,
-                256,
-                &rgb,
             )?;
         }
     }

@@ -16,7 +16,7 @@ mod common;
 use common::{out_dir, write_png};
 #[path = "common/ground.rs"]
 mod ground;
-use ground::{ground, tangents, unit};
+use ground::{tangents, unit, write_ground};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = out_dir()?;
@@ -42,20 +42,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "{name}: highest of the survey {:.0} m at {:.2}, {:.2}",
             h[top], ll.lat, ll.lon
         );
-        let rgb = ground(&planet, survey[top], 256, 96.0, false);
-        write_png(
+        write_ground(
+            &planet,
+            survey[top],
+            96.0,
+            false,
             &out.join(format!("relief_{name}_mountain_lod6.png")),
-            256,
-            256,
-            &rgb,
         )?;
         // The massif around it: 256² samples 800 m apart (205 km).
-        let rgb = ground(&planet, survey[top], 256, 800.0, false);
-        write_png(
+        write_ground(
+            &planet,
+            survey[top],
+            800.0,
+            false,
             &out.join(format!("relief_{name}_massif.png")),
-            256,
-            256,
-            &rgb,
         )?;
         // A warm coast: the first survey point within 20 m of sea level
         // between 35°S and 35°N with sea and land 3 km from it, its
@@ -80,12 +80,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .unwrap_or(0);
         let ll = LatLon::from_dir(survey[coast]);
         println!("{name}: a coast at {:.2}, {:.2}", ll.lat, ll.lon);
-        let rgb = ground(&planet, survey[coast], 256, 96.0, true);
-        write_png(
+        write_ground(
+            &planet,
+            survey[coast],
+            96.0,
+            true,
             &out.join(format!("relief_{name}_coast_lod6.png")),
-            256,
-            256,
-            &rgb,
         )?;
     }
     Ok(())

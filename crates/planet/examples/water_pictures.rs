@@ -2,7 +2,8 @@
 //! fresh-water blue) and hill-shaded: the next version's largest terminal
 //! lake (a closed basin's, filled to balance) and its largest lake that
 //! spills, each at the spacing of lod 0 (around its middle), 3 and 6
-//! (on its shore; 256² samples 6,144 m, 768 m and 96 m apart). Version 4
+//! (on its shore; 256² samples 6,144 m, 768 m and 96 m apart), and a big
+//! river's valley at the same three spacings. Version 4
 //! has no counterpart to show: its continents lie elsewhere (noise hash 1).
 //! This is an edge (it writes files); the planet is pure.
 //!
@@ -12,10 +13,10 @@ use mangekyo_planet::graph::SphereGraph;
 use mangekyo_planet::{Planet, PlanetParams, Version};
 
 mod common;
-use common::{out_dir, write_png};
+use common::out_dir;
 #[path = "common/ground.rs"]
 mod ground;
-use ground::ground;
+use ground::write_ground;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = out_dir()?;
@@ -65,12 +66,39 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
         for (lod, spacing) in [(0, 6144.0), (3, 768.0), (6, 96.0)] {
             let at = if lod == 0 { centre } else { shore };
-            let rgb = ground(&next, at, 256, spacing, true);
-            write_png(
+            write_ground(
+                &next,
+                at,
+                spacing,
+                true,
                 &out.join(format!("water_next_{name}_lake_lod{lod}.png")),
-                256,
-                256,
-                &rgb,
+            )?;
+        }
+    }
+    // A river valley: the middle of the 40th largest river segment on
+    // land (a big river, not a delta), where the channel bends between
+    // two nodes (issue 36: the next version's channels turn smoothly).
+    let field = hydro.field(
+        &graph,
+        next.params().radius,
+        Version::Next.pipeline().channels,
+    );
+    let segments = field.segments();
+    let mut inland: Vec<usize> = (0..segments.len())
+        .filter(|&i| segments[i].mouth == 0)
+        .collect();
+    inland.sort_by(|&a, &b| segments[b].discharge.total_cmp(&segments[a].discharge));
+    if let Some(&river) = inland.get(40) {
+        let s = &segments[river];
+        println!("river: {:.0} m³/s, {:.0} m wide", s.discharge, s.width);
+        let at = field.centre(river as u32, 0.5);
+        for (lod, spacing) in [(0, 6144.0), (3, 768.0), (6, 96.0)] {
+            write_ground(
+                &next,
+                at,
+                spacing,
+                true,
+                &out.join(format!("water_next_river_lod{lod}.png")),
             )?;
         }
     }

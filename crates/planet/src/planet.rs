@@ -162,7 +162,8 @@ impl Planet {
         tier: &'a Option<Arc<CoarseTier>>,
     ) -> Option<TierReader<'a>> {
         let p = self.params();
-        tier.as_deref().and_then(|t| t.reader(p.seed, p.radius))
+        tier.as_deref()
+            .and_then(|t| t.reader(p.seed, p.radius, self.version().pipeline().channels))
     }
 
     pub(crate) fn require_plates(&self) -> Result<&Plates, PlanetError> {

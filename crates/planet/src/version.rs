@@ -225,6 +225,20 @@ pub enum Ecotones {
     Field,
 }
 
+/// How river channels run between the coarse graph's nodes
+/// (`hydro::carve`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Channels {
+    /// Each segment a chord with one hashed S-bend: channels turn by 60–90°
+    /// at nodes, every 22 km on Earth. Frozen with versions 3 and 4.
+    Chords,
+    /// Each segment a cubic whose end tangents follow the river through
+    /// its nodes (the main stem's neighbours, as a Catmull–Rom spline),
+    /// plus the same S-bend: the main stem turns smoothly at every node,
+    /// and a tributary arrives along its own course.
+    Curves,
+}
+
 /// A version's stages, in the order a sample runs them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pipeline {
@@ -241,6 +255,8 @@ pub struct Pipeline {
     pub coast: Coast,
     /// Erosion, rivers and lakes.
     pub water: Water,
+    /// How river channels run between nodes (with a water stage).
+    pub channels: Channels,
     /// How deep the abyss lies (plate relief).
     pub sea_floor: SeaFloor,
     /// How erosion bounds relief (with a water stage).
@@ -306,6 +322,7 @@ const V1_PIPELINE: Pipeline = Pipeline {
     boundaries: Boundaries::Sided,
     coast: Coast::Step,
     water: Water::None,
+    channels: Channels::Chords,
     sea_floor: SeaFloor::Plain,
     peaks: Peaks::MeanKept,
     climate: Climate::Bands,
@@ -351,6 +368,7 @@ const NEXT_PIPELINE: Pipeline = Pipeline {
     sea_floor: SeaFloor::Basins,
     beaches: Beaches::Shore,
     ecotones: Ecotones::Field,
+    channels: Channels::Curves,
     peaks: Peaks::Bounded,
     balance: Balance::Budyko,
     terrain_tiles: TerrainTiles::Bordered,

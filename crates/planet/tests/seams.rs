@@ -567,7 +567,11 @@ fn a_river_crosses_a_chunk_edge_without_a_seam() {
     let tier = planet.coarse_tier().unwrap();
     let hydro = tier.hydro.as_ref().unwrap();
     let graph = mangekyo_planet::graph::SphereGraph::new(tier.n, planet.params().seed).unwrap();
-    let field = hydro.field(&graph, planet.params().radius);
+    let field = hydro.field(
+        &graph,
+        planet.params().radius,
+        planet.version().pipeline().channels,
+    );
     let p = Projection::TangentCube;
     let mut crossings = 0;
     let mut chunks = Chunks::new(&planet);
@@ -631,7 +635,11 @@ fn a_river_wider_than_two_samples_appears_at_every_level() {
     let tier = planet.coarse_tier().unwrap();
     let hydro = tier.hydro.as_ref().unwrap();
     let graph = mangekyo_planet::graph::SphereGraph::new(tier.n, planet.params().seed).unwrap();
-    let field = hydro.field(&graph, planet.params().radius);
+    let field = hydro.field(
+        &graph,
+        planet.params().radius,
+        planet.version().pipeline().channels,
+    );
     let widest = (0..hydro.segments.len())
         .max_by(|&a, &b| hydro.segments[a].width.total_cmp(&hydro.segments[b].width))
         .unwrap();

@@ -12,7 +12,7 @@ use mangekyo_planet::hydro::erosion::{self, ErosionParams};
 use mangekyo_planet::hydro::rivers;
 use mangekyo_planet::hydro::routing::{self, NONE};
 use mangekyo_planet::version::Peaks;
-use mangekyo_planet::{Planet, PlanetParams};
+use mangekyo_planet::{Planet, PlanetParams, Version};
 
 fn planet(n: u32) -> Planet {
     Planet::new(PlanetParams {
@@ -338,4 +338,111 @@ fn a_dry_bowl_ends_in_a_terminal_lake_and_a_wet_one_spills() {
             assert!(r.level[lake.outlet as usize] <= lake.level);
         }
     }
+}
+
+/// How the channel turns at each node of a main stem (where a segment is
+/// the largest inflow of a node that drains on), degrees, for a planet of
+/// `version` on the graph of `n`: the angle between the centreline
+/// arriving at the node and the one leaving it; and the sinuosity of runs
+/// of four main-stem segments.
+fn stem_turns(version: Version, n: u32) -> (Vec<f64>, Vec<f64>) {
+    let planet = Planet::new(PlanetParams {
+        generator_version: version,
+        graph_n: n,
+        ..PlanetParams::default()
+    })
+    .unwrap();
+    let tier = planet.coarse_tier().unwrap();
+    let hydro = tier.hydro.as_ref().unwrap();
+    let graph = SphereGraph::new(n, planet.params().seed).unwrap();
+    let field = hydro.field(&graph, planet.params().radius, version.pipeline().channels);
+    let segs = field.segments();
+    let mut out_of = vec![None; graph.len()];
+    let mut main_in: Vec<Option<usize>> = vec![None; graph.len()];
+    for (i, s) in segs.iter().enumerate() {
+        out_of[s.from as usize] = Some(i);
+        let m = &mut main_in[s.to as usize];
+        if m.is_none_or(|k| s.discharge > segs[k].discharge) {
+            *m = Some(i);
+        }
+    }
+    let heading = |p: [f64; 3], q: [f64; 3]| {
+        let d = [q[0] - p[0], q[1] - p[1], q[2] - p[2]];
+        let m = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+        d.map(|x| x / m)
+    };
+    let eps = 1e-4;
+    let turns = (0..graph.len())
+        .filter_map(|k| Some((main_in[k]?, out_of[k]?)))
+        .map(|(i, o)| {
+            let (i, o) = (i as u32, o as u32);
+            let arrive = heading(field.centre(i, 1.0 - eps), field.centre(i, 1.0));
+            let leave = heading(field.centre(o, 0.0), field.centre(o, eps));
+            let c: f64 = (0..3).map(|a| arrive[a] * leave[a]).sum();
+            libm::acos(c.clamp(-1.0, 1.0)).to_degrees()
+        })
+        .collect();
+    let dist = |p: [f64; 3], q: [f64; 3]| {
+        let d = [q[0] - p[0], q[1] - p[1], q[2] - p[2]];
+        (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+    };
+    // Sinuosity of main stems: channel length over the straight distance
+    // across runs of 4 segments that each are their node's largest inflow.
+    let length = |s: u32| -> f64 {
+        (0..32)
+            .map(|j| {
+                let (p, q) = (
+                    field.centre(s, j as f64 / 32.0),
+                    field.centre(s, (j + 1) as f64 / 32.0),
+                );
+                dist(p, q)
+            })
+            .sum()
+    };
+    let sinuosity = (0..segs.len())
+        .filter_map(|first| {
+            let mut run = vec![first];
+            while run.len() < 4 {
+                let next = out_of[segs[*run.last()?].to as usize]?;
+                (main_in[segs[next].from as usize] == Some(*run.last()?)).then_some(())?;
+                run.push(next);
+            }
+            let (a, b) = (
+                field.centre(first as u32, 0.0),
+                field.centre(*run.last()? as u32, 1.0),
+            );
+            let straight = dist(a, b);
+            Some(run.iter().map(|&s| length(s as u32)).sum::<f64>() / straight)
+        })
+        .collect();
+    (turns, sinuosity)
+}
+
+/// Issue 36: version 4's channels are chords with a hashed S-bend, so a
+/// main stem kinks at every node (every 22 km on Earth); the next
+/// version's follow a spline through the nodes and turn smoothly.
+#[test]
+fn main_stems_turn_smoothly_at_nodes_in_the_next_version() {
+    let pct = |mut v: Vec<f64>, p: f64| {
+        v.sort_by(f64::total_cmp);
+        v[((v.len() - 1) as f64 * p) as usize]
+    };
+    let (chords, chord_sinuosity) = stem_turns(Version::V4, 64);
+    let (curves, curve_sinuosity) = stem_turns(Version::Next, 64);
+    assert!(chords.len() > 100 && curves.len() > 100);
+    println!(
+        "main-stem sinuosity over 4 segments, median: chords {:.3}, curves {:.3}",
+        pct(chord_sinuosity, 0.5),
+        pct(curve_sinuosity, 0.5)
+    );
+    let (c50, c90) = (pct(chords.clone(), 0.5), pct(chords, 0.9));
+    let (s50, s90) = (pct(curves.clone(), 0.5), pct(curves, 0.9));
+    println!(
+        "turns at main-stem nodes: chords median {c50:.1}°, 90 % {c90:.1}°; curves {s50:.1}°, {s90:.1}°"
+    );
+    assert!(c50 > 20.0, "version 4 kinks at its nodes: median {c50:.1}°");
+    assert!(
+        s50 < 2.0 && s90 < 10.0,
+        "next turns smoothly: median {s50:.1}°, 90 % {s90:.1}°"
+    );
 }

@@ -103,7 +103,7 @@ fn the_longest_river_runs_continuously_downhill_from_source_to_sea() {
     let hydro = tier.hydro.as_ref().unwrap();
     let radius = planet.params().radius;
     let graph = SphereGraph::new(tier.n, planet.params().seed).unwrap();
-    let field = hydro.field(&graph, radius);
+    let field = hydro.field(&graph, radius, planet.version().pipeline().channels);
     let segs = &hydro.segments;
     // The longest chain of river segments that reaches the sea (lakes
     // break chains): each segment's longest upstream chain, donors first

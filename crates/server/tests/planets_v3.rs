@@ -28,7 +28,11 @@ async fn version_3_planets_have_water_and_flow_and_rivers() {
     let tier = local.coarse_tier().unwrap();
     let hydro = tier.hydro.as_ref().unwrap();
     let graph = mangekyo_planet::graph::SphereGraph::new(tier.n, local.params().seed).unwrap();
-    let field = hydro.field(&graph, local.params().radius);
+    let field = hydro.field(
+        &graph,
+        local.params().radius,
+        local.version().pipeline().channels,
+    );
     let widest = (0..hydro.segments.len())
         .max_by(|&a, &b| hydro.segments[a].width.total_cmp(&hydro.segments[b].width))
         .unwrap();

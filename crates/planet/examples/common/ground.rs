@@ -127,3 +127,15 @@ pub(crate) fn ground(
     }
     rgb
 }
+
+/// [`ground`] of 256² samples, written to `path` as a PNG.
+pub(crate) fn write_ground(
+    planet: &Planet,
+    centre: Dir,
+    spacing: f64,
+    biomes: bool,
+    path: &std::path::Path,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let rgb = ground(planet, centre, 256, spacing, biomes);
+    crate::common::write_png(path, 256, 256, &rgb)
+}

@@ -12,6 +12,7 @@ use super::rivers::{Segment, meander};
 use super::sub;
 use crate::geo::{Dir, cross, dot};
 use crate::graph::{Ghosts, SphereGraph};
+use crate::version::Channels;
 
 /// Slope of the valley walls up from a bank, metres per metre.
 pub const VALLEY_SLOPE: f64 = 0.06;
@@ -24,6 +25,16 @@ pub const REACH_CELLS: f64 = 0.3;
 
 /// S-bend shape, peak ±1 (t(1 − t)(1 − 2t) · 6√3).
 const BEND: f64 = 10.392_304_845_413_264;
+/// [`Channels::Curves`]' S-bend, flat at both ends so the channel keeps
+/// the tangent it has at each node: t²(1 − t)²(1 − 2t) · 25√5, peak ±1
+/// (at t = (5 ∓ √5)/10).
+const BEND_FLAT: f64 = 55.901_699_437_494_74;
+
+/// [`Channels::Curves`]: end slopes (lateral per along, against the
+/// chord) are held within ±1 (45°, a right-angle turn's Catmull–Rom
+/// tangent), so a centreline strays at most a quarter of its chord from
+/// it and stays among the cells the segment is listed in.
+const MAX_SLOPE: f64 = 1.0;
 
 /// A segment's geometry on the unit sphere.
 #[derive(Clone, Copy, Debug)]
@@ -35,6 +46,91 @@ struct Geometry {
     normal: Dir,
     amp: f64,
     reach: f64,
+    /// [`Channels::Curves`]: the centreline's slopes against the chord
+    /// at `from` and `to` (a cubic Hermite offset); `None` for chords.
+    slopes: Option<(f64, f64)>,
+}
+
+impl Geometry {
+    /// The centreline's offset from the chord along `normal` at position
+    /// `t` (unit sphere): the S-bend; with curves, one flat at its ends
+    /// plus the Hermite cubic that leaves and meets the chord at the end
+    /// slopes.
+    fn lateral(&self, t: f64) -> f64 {
+        match self.slopes {
+            None => self.amp * BEND * t * (1.0 - t) * (1.0 - 2.0 * t),
+            Some((m0, m1)) => {
+                let (t2, u) = (t * t, 1.0 - t);
+                let bend = self.amp * BEND_FLAT * t2 * u * u * (1.0 - 2.0 * t);
+                let h10 = t2 * t - 2.0 * t2 + t;
+                let h11 = t2 * t - t2;
+                bend + self.len * (m0 * h10 + m1 * h11)
+            }
+        }
+    }
+
+    /// d[`Geometry::lateral`]/dt of a curve (0 for chords, which never
+    /// ask).
+    fn lateral_slope(&self, t: f64) -> f64 {
+        let Some((m0, m1)) = self.slopes else {
+            return 0.0;
+        };
+        let u = 1.0 - t;
+        let w = 1.0 - 2.0 * t;
+        let bend = self.amp * BEND_FLAT * (2.0 * t * u * w * w - 2.0 * t * t * u * u);
+        let h10 = 3.0 * t * t - 4.0 * t + 1.0;
+        let h11 = 3.0 * t * t - 2.0 * t;
+        bend + self.len * (m0 * h10 + m1 * h11)
+    }
+}
+
+/// [`Channels::Curves`]: each segment's end slopes. The tangent at a node
+/// is the chord from the node before it to the node after it along the
+/// river: before `from`, the start of its largest inflowing segment (none
+/// at a source); after `to`, the end of its outflowing one (none at a
+/// mouth). So consecutive segments of one stem share their tangent at the
+/// node between them, and the channel turns there smoothly.
+fn end_slopes(graph: &SphereGraph, segments: &[Segment]) -> Vec<(f64, f64)> {
+    const NONE: u32 = u32::MAX;
+    let mut out_of = vec![NONE; graph.len()];
+    let mut main_in = vec![NONE; graph.len()];
+    for (i, s) in segments.iter().enumerate() {
+        out_of[s.from as usize] = i as u32;
+        let m = &mut main_in[s.to as usize];
+        // The largest inflow, ties to the lower index: one choice per node.
+        if *m == NONE || s.discharge > segments[*m as usize].discharge {
+            *m = i as u32;
+        }
+    }
+    segments
+        .iter()
+        .map(|s| {
+            let (a, b) = (graph.node(s.from), graph.node(s.to));
+            let ab = sub(b, a);
+            let len = dot(ab, ab).sqrt();
+            let u = [ab[0] / len, ab[1] / len, ab[2] / len];
+            let c = cross(a, b);
+            let cn = dot(c, c).sqrt();
+            let n = [c[0] / cn, c[1] / cn, c[2] / cn];
+            // Lateral per along of tangent `t` against this chord, held
+            // within ±MAX_SLOPE (a tangent turned back counts as the most).
+            let slope = |t: Dir| {
+                let (tu, tn) = (dot(t, u), dot(t, n));
+                (tn / tu.max(tn.abs()).max(1e-12)).clamp(-MAX_SLOPE, MAX_SLOPE)
+            };
+            let before = main_in[s.from as usize];
+            let m0 = match before {
+                NONE => 0.0,
+                k => slope(sub(b, graph.node(segments[k as usize].from))),
+            };
+            let after = out_of[s.to as usize];
+            let m1 = match after {
+                NONE => 0.0,
+                k => slope(sub(graph.node(segments[k as usize].to), a)),
+            };
+            (m0, m1)
+        })
+        .collect()
 }
 
 /// What a sample gets from the water.
@@ -76,12 +172,18 @@ impl RiverField {
         radius: f64,
         segments: Vec<Segment>,
         lake_level: &[f32],
+        channels: Channels,
     ) -> RiverField {
         let spacing = std::f64::consts::FRAC_PI_2 * radius / f64::from(graph.n());
         let cap = REACH_CELLS * spacing;
+        let slopes = match channels {
+            Channels::Chords => Vec::new(),
+            Channels::Curves => end_slopes(graph, &segments),
+        };
         let geometry = segments
             .iter()
-            .map(|s| {
+            .enumerate()
+            .map(|(i, s)| {
                 let (a, b) = (graph.node(s.from), graph.node(s.to));
                 let ab = sub(b, a);
                 let len2 = dot(ab, ab);
@@ -98,6 +200,7 @@ impl RiverField {
                     reach: (half + VALLEY_REACH_M + 10.0 * f64::from(s.width))
                         .min(cap)
                         .max(half),
+                    slopes: slopes.get(i).copied(),
                 }
             })
             .collect();
@@ -142,17 +245,34 @@ impl RiverField {
         let g = &self.geometry[s as usize];
         let ap = sub(p, g.a);
         let raw = dot(ap, g.ab) * g.inv_len2;
-        let t = raw.clamp(0.0, 1.0);
+        let y = dot(ap, g.normal);
+        let (raw, t) = match g.slopes {
+            None => (raw, raw.clamp(0.0, 1.0)),
+            Some(_) => {
+                // A curve strays from its chord and turns against it, so
+                // the chord's projection is only a start: two
+                // Gauss–Newton steps towards the nearest point of the
+                // curve (in the chord's frame), so the distance is
+                // measured across the channel, not across the chord.
+                let mut t = raw;
+                for _ in 0..2 {
+                    let c = t.clamp(0.0, 1.0);
+                    let (f, df) = (g.lateral(c), g.lateral_slope(c));
+                    let along = (raw - t) * g.len;
+                    t += (along * g.len + df * (y - f)) / (g.len * g.len + df * df);
+                }
+                (raw, t.clamp(0.0, 1.0))
+            }
+        };
         let along = (raw - t) * g.len;
-        let bend = g.amp * BEND * t * (1.0 - t) * (1.0 - 2.0 * t);
-        let lateral = dot(ap, g.normal) - bend;
+        let lateral = y - g.lateral(t);
         ((lateral * lateral + along * along).sqrt() * self.radius, t)
     }
 
     /// The point on segment `s`'s centreline at position `t` (unit vector).
     pub fn centre(&self, s: u32, t: f64) -> Dir {
         let g = &self.geometry[s as usize];
-        let bend = g.amp * BEND * t * (1.0 - t) * (1.0 - 2.0 * t);
+        let bend = g.lateral(t);
         let p = [
             g.a[0] + t * g.ab[0] + bend * g.normal[0],
             g.a[1] + t * g.ab[1] + bend * g.normal[1],

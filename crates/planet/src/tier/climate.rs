@@ -60,7 +60,7 @@ pub(super) fn climate_tables(
 ) -> Option<BiomeTables> {
     let params = &stages.params;
     let n = graph.n() as usize;
-    let reader = tier.reader(params.seed, params.radius)?;
+    let reader = tier.reader(params.seed, params.radius, stages.pipeline.channels)?;
     let detail = stages.detail(CoarseTier::spacing(params.radius, graph.n()));
     let layers = Layers {
         temperature: true,

@@ -35,6 +35,7 @@ use crate::hydro::rivers::{self, RiverRule, Segment};
 use crate::hydro::routing::NONE;
 use crate::layers::{Layer, NoiseBackend, Noises, Positions};
 use crate::stages::{ClimateReader, Stages, TierReader};
+use crate::version::Channels;
 use crate::version::{Balance, Rain, TierLayout, Water};
 use crate::{Layers, PlanetError, PlanetParams};
 use mangekyo_core::hash::fnv1a64;
@@ -257,10 +258,17 @@ impl HydroFields {
             .collect()
     }
 
-    /// The river field chunks carve with (built once).
-    pub fn field(&self, graph: &SphereGraph, radius: f64) -> &RiverField {
+    /// The river field chunks carve with (built once, with the
+    /// `channels` of the version the tier belongs to).
+    pub fn field(&self, graph: &SphereGraph, radius: f64, channels: Channels) -> &RiverField {
         self.field.get_or_init(|| {
-            RiverField::new(graph, radius, self.segments.clone(), &self.lake_level())
+            RiverField::new(
+                graph,
+                radius,
+                self.segments.clone(),
+                &self.lake_level(),
+                channels,
+            )
         })
     }
 }
@@ -551,14 +559,19 @@ impl CoarseTier {
     }
 
     /// What samples read of this tier (`None` without water).
-    pub(crate) fn reader(&self, seed: u64, radius: f64) -> Option<TierReader<'_>> {
+    pub(crate) fn reader(
+        &self,
+        seed: u64,
+        radius: f64,
+        channels: Channels,
+    ) -> Option<TierReader<'_>> {
         let hydro = self.hydro.as_ref()?;
         let graph = SphereGraph::new(self.n, seed).ok()?;
         Some(TierReader {
             graph,
             height: &self.height,
             eroded: &hydro.eroded,
-            field: hydro.field(&graph, radius),
+            field: hydro.field(&graph, radius, channels),
             climate: self.climate.as_ref().map(|c| ClimateReader {
                 graph: c.grid.graph(seed),
                 grid: &c.grid,
