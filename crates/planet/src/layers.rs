@@ -8,7 +8,9 @@
 //! layer reaches down to the pixel size.
 
 use mangekyo_core::hash::{fnv1a64, mix64};
-use mangekyo_core::noise::{Fractal, Kernel, LatticeHash, MAX_OCTAVES, Noise, NoiseParams, Warp};
+use mangekyo_core::noise::{
+    Fractal, Kernel, LatticeHash, Level, MAX_OCTAVES, Noise, NoiseParams, Warp,
+};
 
 /// One noise layer of the planet function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -161,12 +163,13 @@ impl Noises {
         &self.noises[layer as usize]
     }
 
-    /// The ecotone field at `pos`, about `[-1, 1]`: every octave at every
+    /// The ecotone field at `pos` (at SIMD `level`), about `[-1, 1]`: every octave at every
     /// level, so a point's field (and, where the climate agrees, its
     /// biome) is the same at every level; a coarse level sees the finer
     /// patches as a dither whose shares are right.
-    pub(crate) fn ecotone(&self, pos: Positions<'_>, out: &mut [f32]) {
-        self.ecotone.fill_points3(pos.x, pos.y, pos.z, out);
+    pub(crate) fn ecotone(&self, level: Level, pos: Positions<'_>, out: &mut [f32]) {
+        self.ecotone
+            .fill_points3_with(level, pos.x, pos.y, pos.z, out);
     }
 }
 

@@ -15,6 +15,7 @@ use crate::graph::SphereGraph;
 use crate::layers::{Detail, Layer, NoiseBackend, Positions};
 use crate::terrain;
 use crate::version::{Beaches, Ecotones};
+use mangekyo_core::noise::Level;
 
 /// What the circulation's samples read of the tier's climate.
 pub(crate) struct ClimateReader<'a> {
@@ -41,6 +42,7 @@ impl Stages {
     pub(super) fn circulation_climate(
         &self,
         backend: &dyn NoiseBackend,
+        level: Level,
         detail: &Detail,
         dirs: &[Dir],
         pos: Positions<'_>,
@@ -74,7 +76,7 @@ impl Stages {
             Beaches::Shore => Vec::new(),
         };
         let field = match self.pipeline.ecotones {
-            Ecotones::Field if layers.biome => self.ecotone_field(pos, height),
+            Ecotones::Field if layers.biome => self.ecotone_field(level, pos, height),
             _ => Vec::new(),
         };
         for i in 0..n {
@@ -121,7 +123,7 @@ impl Stages {
 
     /// [`Ecotones::Field`]: the ecotone field at each sample of a block
     /// (0 at sea, where no ecotone is settled; only land pays for it).
-    fn ecotone_field(&self, pos: Positions<'_>, height: &[f32]) -> Vec<f32> {
+    fn ecotone_field(&self, level: Level, pos: Positions<'_>, height: &[f32]) -> Vec<f32> {
         let land: Vec<usize> = (0..height.len()).filter(|&i| height[i] >= 0.0).collect();
         let mut field = vec![0.0f32; height.len()];
         if land.is_empty() {
@@ -131,6 +133,7 @@ impl Stages {
         let (x, y, z) = (at(pos.x), at(pos.y), at(pos.z));
         let mut value = vec![0.0f32; land.len()];
         self.noises.ecotone(
+            level,
             Positions {
                 x: &x,
                 y: &y,

@@ -385,6 +385,7 @@ impl Stages {
         if let Some(cr) = circulation {
             self.circulation_climate(
                 backend,
+                level,
                 detail,
                 dirs,
                 pos,
