@@ -64,8 +64,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "{name} lake: {:.0} km², surface {:.0} m, inflow {:.0} m³/s",
             lake.area_km2, lake.level, lake.inflow
         );
+        // A spilling lake's outlet: halfway from the outlet to the lake's
+        // node beside it that the outlet's river starts from (issue 36:
+        // the river leaves the lake's water, not a cell away from it).
+        let outlet = (lake.outlet != u32::MAX)
+            .then(|| {
+                let join = hydro
+                    .segments
+                    .iter()
+                    .find(|s| s.to == lake.outlet && hydro.lake[s.from as usize] as usize == id)?;
+                let (a, b) = (graph.node(join.from), graph.node(join.to));
+                Some(ground::unit([0, 1, 2].map(|i| a[i] + b[i])))
+            })
+            .flatten();
         for (lod, spacing) in [(0, 6144.0), (3, 768.0), (6, 96.0)] {
-            let at = if lod == 0 { centre } else { shore };
+            let at = if lod == 0 {
+                centre
+            } else {
+                outlet.unwrap_or(shore)
+            };
             write_ground(
                 &next,
                 at,

@@ -4,15 +4,19 @@
 //! depth, and holds the ground of a valley corridor between the water
 //! level and a gentle slope up from the bank; lakes fill ground below
 //! their surface in their cells and the ring around them (not a river
-//! channel there). Every input is global and every formula a function of
-//! the direction alone, so rivers cross chunk edges, faces and levels
-//! without a seam.
+//! channel there). With [`Channels::Curves`] the channel meanders about
+//! the segment's curve, and the corridor's floor is flat at the water
+//! level across the meander belt (a floodplain that widens with the
+//! river). Every input is global and every formula a function of the
+//! direction alone, so rivers cross chunk edges, faces and levels without
+//! a seam.
 
 use super::rivers::{Segment, meander};
 use super::sub;
 use crate::geo::{Dir, cross, dot};
 use crate::graph::{Ghosts, SphereGraph};
 use crate::version::Channels;
+use mangekyo_core::hash::mix64;
 
 /// Slope of the valley walls up from a bank, metres per metre.
 pub const VALLEY_SLOPE: f64 = 0.06;
@@ -36,6 +40,81 @@ const BEND_FLAT: f64 = 55.901_699_437_494_74;
 /// it and stays among the cells the segment is listed in.
 const MAX_SLOPE: f64 = 1.0;
 
+/// [`Channels::Curves`]: meander wavelength in channel widths (Leopold and
+/// Wolman measured 10–14 on alluvial rivers).
+const MEANDER_WAVELENGTH_W: f64 = 11.0;
+/// Meander amplitude per wavelength, before the per-segment factor
+/// (0.75–1.25) and the swell: 0.2 gives the train a peak slope of
+/// 2π · 0.2 = 1.26 against its curve, a sine's sinuosity of 1.32 (and
+/// main stems, with their curves, about 1.5).
+const MEANDER_AMPLITUDE: f64 = 0.2;
+/// The slow swell of the amplitude along a segment (±30 %), so loops differ.
+const MEANDER_SWELL: f64 = 0.3;
+/// The meander belt's half-width never exceeds this fraction of a cell:
+/// a wider river keeps its wavelength and meanders less (the largest, a
+/// few km wide, run nearly straight between nodes, as the lower Amazon
+/// does). The corridor's reach gives the room up, so the belt plus the
+/// corridor still stay within [`REACH_CELLS`].
+const MEANDER_CELLS: f64 = 0.12;
+
+/// [`Channels::Curves`]: a train of meanders along a segment's curve.
+#[derive(Clone, Copy, Debug)]
+struct Meander {
+    /// Peak offset before the swell, unit sphere, signed (the side of the
+    /// first loop).
+    amp: f64,
+    /// Half-waves along the segment: a whole number, so the train meets
+    /// the curve at both nodes.
+    halves: f64,
+    /// Phase of the swell, radians.
+    phase: f64,
+}
+
+impl Meander {
+    /// A segment's train, for a channel `width_m` wide along a chord of
+    /// `len_m` on a graph of cell spacing `spacing_m`; its shape hashed
+    /// from the segment's nodes. Also the belt's half-width, metres (the
+    /// largest offset).
+    fn new(
+        from: u32,
+        to: u32,
+        width_m: f64,
+        len_m: f64,
+        spacing_m: f64,
+        radius: f64,
+    ) -> (Meander, f64) {
+        let h = mix64((u64::from(from) << 32 | u64::from(to)) ^ 0x4b49_4e4f_5348_4954);
+        let unit = |k: u32| ((h >> k) & 0xff_ffff) as f64 / f64::from(1u32 << 24);
+        let lambda = MEANDER_WAVELENGTH_W * width_m;
+        let cap = MEANDER_CELLS * spacing_m / (1.0 + MEANDER_SWELL);
+        let amp = (MEANDER_AMPLITUDE * lambda * (0.75 + 0.5 * unit(0))).min(cap);
+        let side = if h >> 63 == 0 { 1.0 } else { -1.0 };
+        let train = Meander {
+            amp: side * amp / radius,
+            halves: (2.0 * len_m / lambda).round().max(1.0),
+            phase: std::f64::consts::TAU * unit(24),
+        };
+        (train, amp * (1.0 + MEANDER_SWELL))
+    }
+
+    /// The offset from the curve along its normal at `t` (unit sphere), and
+    /// its rate d/dt. The rate leaves out the slow envelopes' own rates
+    /// (the fade at the ends and the swell): it only corrects the channel's
+    /// width where the train crosses its curve, and is exact at the nodes,
+    /// where the offset and its rate are both 0.
+    fn offset(&self, t: f64) -> (f64, f64) {
+        let w = std::f64::consts::PI * self.halves;
+        let phi = w * t;
+        // Fade in over a quarter wave at each end (smoothstep, flat at 0),
+        // so the channel leaves and meets each node along its curve.
+        let q = (2.0 * self.halves * t.min(1.0 - t)).clamp(0.0, 1.0);
+        let fade = q * q * (3.0 - 2.0 * q);
+        let swell = 1.0 + MEANDER_SWELL * libm::sin(0.29 * phi + self.phase);
+        let a = self.amp * fade * swell;
+        (a * libm::sin(phi), a * w * libm::cos(phi))
+    }
+}
+
 /// A segment's geometry on the unit sphere.
 #[derive(Clone, Copy, Debug)]
 struct Geometry {
@@ -49,6 +128,11 @@ struct Geometry {
     /// [`Channels::Curves`]: the centreline's slopes against the chord
     /// at `from` and `to` (a cubic Hermite offset); `None` for chords.
     slopes: Option<(f64, f64)>,
+    /// [`Channels::Curves`]: the meanders about the curve; `None` for
+    /// chords.
+    meander: Option<Meander>,
+    /// The meander belt's half-width, metres (0 for chords).
+    belt: f64,
 }
 
 impl Geometry {
@@ -90,7 +174,7 @@ impl Geometry {
 /// at a source); after `to`, the end of its outflowing one (none at a
 /// mouth). So consecutive segments of one stem share their tangent at the
 /// node between them, and the channel turns there smoothly.
-fn end_slopes(graph: &SphereGraph, segments: &[Segment]) -> Vec<(f64, f64)> {
+fn end_slopes(graph: &SphereGraph, segments: &[Segment], geometry: &[Geometry]) -> Vec<(f64, f64)> {
     const NONE: u32 = u32::MAX;
     let mut out_of = vec![NONE; graph.len()];
     let mut main_in = vec![NONE; graph.len()];
@@ -104,14 +188,11 @@ fn end_slopes(graph: &SphereGraph, segments: &[Segment]) -> Vec<(f64, f64)> {
     }
     segments
         .iter()
-        .map(|s| {
-            let (a, b) = (graph.node(s.from), graph.node(s.to));
-            let ab = sub(b, a);
-            let len = dot(ab, ab).sqrt();
-            let u = [ab[0] / len, ab[1] / len, ab[2] / len];
-            let c = cross(a, b);
-            let cn = dot(c, c).sqrt();
-            let n = [c[0] / cn, c[1] / cn, c[2] / cn];
+        .zip(geometry)
+        .map(|(s, g)| {
+            let (a, b) = (g.a, graph.node(s.to));
+            let u = [g.ab[0] / g.len, g.ab[1] / g.len, g.ab[2] / g.len];
+            let n = g.normal;
             // Lateral per along of tangent `t` against this chord, held
             // within ±MAX_SLOPE (a tangent turned back counts as the most).
             let slope = |t: Dir| {
@@ -131,6 +212,18 @@ fn end_slopes(graph: &SphereGraph, segments: &[Segment]) -> Vec<(f64, f64)> {
             (m0, m1)
         })
         .collect()
+}
+
+/// How far a sample lies from one segment (see [`RiverField::distance`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Near {
+    /// From the segment's curve (the meander belt's axis), metres.
+    pub curve: f64,
+    /// From its channel's centreline, metres (the curve's distance for
+    /// chords).
+    pub channel: f64,
+    /// Position along the segment, 0 at `from` and 1 at `to`.
+    pub t: f64,
 }
 
 /// What a sample gets from the water.
@@ -176,14 +269,9 @@ impl RiverField {
     ) -> RiverField {
         let spacing = std::f64::consts::FRAC_PI_2 * radius / f64::from(graph.n());
         let cap = REACH_CELLS * spacing;
-        let slopes = match channels {
-            Channels::Chords => Vec::new(),
-            Channels::Curves => end_slopes(graph, &segments),
-        };
-        let geometry = segments
+        let mut geometry: Vec<Geometry> = segments
             .iter()
-            .enumerate()
-            .map(|(i, s)| {
+            .map(|s| {
                 let (a, b) = (graph.node(s.from), graph.node(s.to));
                 let ab = sub(b, a);
                 let len2 = dot(ab, ab);
@@ -200,10 +288,27 @@ impl RiverField {
                     reach: (half + VALLEY_REACH_M + 10.0 * f64::from(s.width))
                         .min(cap)
                         .max(half),
-                    slopes: slopes.get(i).copied(),
+                    slopes: None,
+                    meander: None,
+                    belt: 0.0,
                 }
             })
             .collect();
+        if channels == Channels::Curves {
+            let slopes = end_slopes(graph, &segments, &geometry);
+            for ((g, s), m) in geometry.iter_mut().zip(&segments).zip(slopes) {
+                let width = f64::from(s.width);
+                let (train, belt) =
+                    Meander::new(s.from, s.to, width, g.len * radius, spacing, radius);
+                let half = 0.5 * width;
+                g.slopes = Some(m);
+                g.meander = Some(train);
+                g.belt = belt;
+                g.reach = (half + belt + VALLEY_REACH_M + 10.0 * width)
+                    .min(cap)
+                    .max(half + belt);
+            }
+        }
         let (start, ids) = super::rivers::index(graph, &segments);
         let lake_near = (0..graph.len() as u32)
             .map(|k| {
@@ -239,45 +344,84 @@ impl RiverField {
         &self.segments
     }
 
-    /// Distance (metres) from `p` to segment `s`'s centreline, and the
-    /// position along it (0 at `from`, 1 at `to`).
-    pub fn distance(&self, s: u32, p: Dir) -> (f64, f64) {
+    /// How far `p` lies from segment `s`: from its curve and from its
+    /// channel's centreline (metres), and the position along it (0 at
+    /// `from`, 1 at `to`).
+    pub fn distance(&self, s: u32, p: Dir) -> Near {
         let g = &self.geometry[s as usize];
         let ap = sub(p, g.a);
         let raw = dot(ap, g.ab) * g.inv_len2;
         let y = dot(ap, g.normal);
-        let (raw, t) = match g.slopes {
-            None => (raw, raw.clamp(0.0, 1.0)),
+        let t = match g.slopes {
+            None => raw.clamp(0.0, 1.0),
             Some(_) => {
                 // A curve strays from its chord and turns against it, so
-                // the chord's projection is only a start: two
-                // Gauss–Newton steps towards the nearest point of the
-                // curve (in the chord's frame), so the distance is
-                // measured across the channel, not across the chord.
+                // the chord's projection is only a start: Gauss–Newton
+                // steps towards the nearest point of the curve (in the
+                // chord's frame), so the distance is measured across the
+                // channel, not across the chord. The third step settles
+                // points a meander belt off the curve.
                 let mut t = raw;
-                for _ in 0..2 {
+                for _ in 0..3 {
                     let c = t.clamp(0.0, 1.0);
                     let (f, df) = (g.lateral(c), g.lateral_slope(c));
                     let along = (raw - t) * g.len;
                     t += (along * g.len + df * (y - f)) / (g.len * g.len + df * df);
                 }
-                (raw, t.clamp(0.0, 1.0))
+                t.clamp(0.0, 1.0)
             }
         };
         let along = (raw - t) * g.len;
         let lateral = y - g.lateral(t);
-        ((lateral * lateral + along * along).sqrt() * self.radius, t)
+        let curve = (lateral * lateral + along * along).sqrt();
+        let channel = match g.meander {
+            None => curve,
+            Some(m) => {
+                // The channel's centreline is the curve moved by the
+                // train's offset along its normal: the signed distance
+                // from the curve less that offset, over the slope's
+                // secant (the first-order distance to an offset curve),
+                // so the channel keeps its width where it crosses.
+                // Beyond the belt that estimate swings with the train's
+                // phase, while the channel lies within the belt: there the
+                // distance past the belt's edge holds instead, so banks
+                // and corridors beyond it follow the belt, not the loops.
+                let (off, rate) = m.offset(t);
+                let df = g.lateral_slope(t);
+                let speed2 = g.len * g.len + df * df;
+                let near =
+                    (lateral.signum() * curve - off).abs() / (1.0 + rate * rate / speed2).sqrt();
+                near.max(curve - g.belt / self.radius)
+            }
+        };
+        Near {
+            curve: curve * self.radius,
+            channel: channel * self.radius,
+            t,
+        }
     }
 
-    /// The point on segment `s`'s centreline at position `t` (unit vector).
+    /// The point on segment `s`'s channel centreline at position `t`
+    /// (unit vector): on its curve, moved by the meanders along the
+    /// curve's normal.
     pub fn centre(&self, s: u32, t: f64) -> Dir {
         let g = &self.geometry[s as usize];
         let bend = g.lateral(t);
-        let p = [
+        let mut p = [
             g.a[0] + t * g.ab[0] + bend * g.normal[0],
             g.a[1] + t * g.ab[1] + bend * g.normal[1],
             g.a[2] + t * g.ab[2] + bend * g.normal[2],
         ];
+        if let Some(m) = g.meander {
+            // The curve's normal in the chord's frame: (−f′, |ab|) over
+            // its length, against (along, lateral).
+            let (off, _) = m.offset(t);
+            let df = g.lateral_slope(t);
+            let k = off / (g.len * g.len + df * df).sqrt();
+            for (i, x) in p.iter_mut().enumerate() {
+                *x += k * (g.len * g.normal[i] - df * g.ab[i] / g.len);
+            }
+        }
         let n = dot(p, p).sqrt();
         [p[0] / n, p[1] / n, p[2] / n]
     }
@@ -292,16 +436,16 @@ impl RiverField {
     /// Carves ground `h` (metres) at direction `p` in graph cell `cell`.
     pub fn carve(&self, p: Dir, cell: u32, h: f64) -> Carved {
         let c = cell as usize;
-        let mut best: Option<(f64, u32, f64, f64)> = None;
+        let mut best: Option<(f64, u32, Near)> = None;
         for &s in &self.ids[self.start[c] as usize..self.start[c + 1] as usize] {
-            let (d, t) = self.distance(s, p);
+            let near = self.distance(s, p);
             let g = &self.geometry[s as usize];
-            if d >= g.reach {
+            if near.curve >= g.reach {
                 continue;
             }
-            let e = d - 0.5 * f64::from(self.segments[s as usize].width);
-            if best.is_none_or(|(be, bs, _, _)| e < be || (e == be && s < bs)) {
-                best = Some((e, s, d, t));
+            let e = near.channel - 0.5 * f64::from(self.segments[s as usize].width);
+            if best.is_none_or(|(be, bs, _)| e < be || (e == be && s < bs)) {
+                best = Some((e, s, near));
             }
         }
         let mut out = Carved {
@@ -312,24 +456,41 @@ impl RiverField {
             bank: f64::INFINITY,
             width: 0.0,
         };
-        if let Some((e, s, d, t)) = best {
+        if let Some((e, s, near)) = best {
             let seg = &self.segments[s as usize];
-            out.bank = e;
+            let g = &self.geometry[s as usize];
             out.width = f64::from(seg.width);
-            let z = self.level(s, t);
+            let z = self.level(s, near.t);
             let half = 0.5 * f64::from(seg.width);
+            // Beyond the channel, banks and the corridor count from the
+            // belt's edge (the bank, for chords): the floor between
+            // meanders is a floodplain at the water level, and the land
+            // along a river (riparian) a band that holds its loops.
+            let (rise, span) = match g.meander {
+                None => (e, g.reach - half),
+                Some(_) => (
+                    (near.curve - half - g.belt).max(0.0),
+                    g.reach - half - g.belt,
+                ),
+            };
+            out.bank = if e < 0.0 { e } else { rise };
             if e < 0.0 {
-                let r = d / half;
+                let r = near.channel / half;
                 let bed = z - f64::from(seg.depth) * (1.0 - r * r);
-                out.height = bed;
+                // A channel out of a lake (it starts at a lake's node) only
+                // cuts: the lake's floor beside it stays where it is.
+                out.height = if self.lake_own[seg.from as usize].is_nan() {
+                    bed
+                } else {
+                    bed.min(h)
+                };
                 out.water = z - bed;
                 out.flow = f64::from(seg.discharge);
                 out.segment = Some(s);
             } else {
-                let span = self.geometry[s as usize].reach - half;
-                let u = (e / span).min(1.0);
+                let u = (rise / span).min(1.0);
                 let fade = 1.0 - u * u * (3.0 - 2.0 * u);
-                let target = h.min(z + VALLEY_SLOPE * e).max(z);
+                let target = h.min(z + VALLEY_SLOPE * rise).max(z);
                 out.height = h + (target - h) * fade;
             }
         }

@@ -3,7 +3,8 @@
 //! a segment. Segments carry the water level at both ends (the routing
 //! level, which never rises downstream), discharge, width and depth, and
 //! chain into links (source or confluence to the next confluence, lake or
-//! sea) with Strahler orders.
+//! sea) with Strahler orders. Under [`RiverRule::lake_outlets`] a river
+//! that leaves a lake starts with a segment from the lake's own node.
 
 use super::erosion::Hydrology;
 use super::routing::NONE;
@@ -78,6 +79,11 @@ pub struct RiverRule<'a> {
     /// Nodes that are ice: neither end of a river edge lies on one
     /// (meltwater runs under the ice and leaves at its margin).
     pub ice: Option<&'a [bool]>,
+    /// Join each lake to the river that leaves it: a segment from the
+    /// lake's lowest node beside its outlet to the outlet, at the
+    /// outlet's level, so the river starts in the lake's water rather
+    /// than a cell away from it.
+    pub lake_outlets: bool,
 }
 
 /// [`extract`] under `rule`.
@@ -170,7 +176,55 @@ pub fn extract_by(mesh: &Mesh, hyd: &Hydrology, ocean: &[bool], rule: &RiverRule
             k = to;
         }
     }
+    if rule.lake_outlets {
+        segments = join_outlets(mesh, hyd, segments);
+    }
     segments
+}
+
+/// Puts before the first segment of each river that leaves a lake (from
+/// its outlet, the node its water spills to) a segment from the lake: from
+/// its node beside the outlet whose ground lies lowest (ties to the lower
+/// index), at the outlet's level at both ends and with the river's
+/// discharge, channel, order and link. Lakes whose outlet starts no river
+/// keep none. Links keep their order, each still one run of segments.
+fn join_outlets(mesh: &Mesh, hyd: &Hydrology, segments: Vec<Segment>) -> Vec<Segment> {
+    let r = &hyd.routing;
+    let mut joins = vec![None; segments.len()];
+    for (id, lake) in r.lakes.iter().enumerate() {
+        if lake.outlet == NONE {
+            continue;
+        }
+        let Some(first) = segments.iter().position(|s| s.from == lake.outlet) else {
+            continue;
+        };
+        let spill = mesh
+            .neighbours(lake.outlet)
+            .iter()
+            .copied()
+            .filter(|&k| r.lake[k as usize] == id as u32)
+            .min_by(|&a, &b| {
+                hyd.height[a as usize]
+                    .total_cmp(&hyd.height[b as usize])
+                    .then(a.cmp(&b))
+            });
+        if let Some(spill) = spill {
+            let s = segments[first];
+            joins[first] = Some(Segment {
+                from: spill,
+                to: lake.outlet,
+                z_to: s.z_from,
+                mouth: 0,
+                ..s
+            });
+        }
+    }
+    let mut out = Vec::with_capacity(segments.len() + joins.iter().flatten().count());
+    for (s, join) in segments.into_iter().zip(joins) {
+        out.extend(join);
+        out.push(s);
+    }
+    out
 }
 
 /// The cell → segment index (CSR): `ids[start[c]..start[c + 1]]` are the

@@ -213,6 +213,7 @@ impl HydroFields {
                 let rule = RiverRule {
                     min_runoff_m: balance::RIVER_RUNOFF_M,
                     ice: Some(&ice),
+                    lake_outlets: true,
                 };
                 rivers::extract_by(&mesh, &hyd, &ocean, &rule)
             }

@@ -1,0 +1,136 @@
+//! Issue 36: rivers meet their lakes without a gap. Along every river that
+//! ends in a lake (its last segment) and every lake's outlet river (from
+//! the lake's water to the end of its first segment), the channel's
+//! centreline is wet at every sample: river water runs into lake water,
+//! and lake water out into the river.
+
+use mangekyo_planet::geo::{Dir, angle_between};
+use mangekyo_planet::graph::SphereGraph;
+use mangekyo_planet::hydro::routing::NONE;
+use mangekyo_planet::{Layers, Planet, PlanetParams, Version};
+
+/// The longest dry stretch (metres) along `path`, sampled at lod 0.
+fn longest_dry(planet: &Planet, path: &[Dir]) -> f64 {
+    let layers = Layers {
+        water: true,
+        ..Layers::NONE
+    };
+    let spacing = planet.space().metres_per_sample(0);
+    let water = planet.sample_dirs(path, spacing, layers).unwrap().water;
+    let radius = planet.params().radius;
+    let (mut run, mut worst) = (0.0f64, 0.0f64);
+    for i in 0..path.len() {
+        if water[i] > 0.0 {
+            run = 0.0;
+        } else if i > 0 {
+            run += angle_between(path[i - 1], path[i]) * radius;
+            worst = worst.max(run);
+        }
+    }
+    worst
+}
+
+/// Inlet and outlet gaps (metres) of the lakes of a next planet of `seed`
+/// on the graph of `n`, and how many lakes they belong to.
+fn gaps(seed: u64, n: u32) -> (Vec<f64>, Vec<f64>, usize) {
+    let planet = Planet::new(PlanetParams {
+        generator_version: Version::Next,
+        graph_n: n,
+        seed,
+        ..PlanetParams::default()
+    })
+    .unwrap();
+    let tier = planet.coarse_tier().unwrap();
+    let hydro = tier.hydro.as_ref().unwrap();
+    let graph = SphereGraph::new(n, seed).unwrap();
+    let field = hydro.field(
+        &graph,
+        planet.params().radius,
+        planet.version().pipeline().channels,
+    );
+    let segs = field.segments();
+    let steps = 400;
+    let trace = |s: usize| -> Vec<Dir> {
+        (0..=steps)
+            .map(|j| field.centre(s as u32, f64::from(j) / f64::from(steps)))
+            .collect()
+    };
+    let mut lakes = std::collections::BTreeSet::new();
+    let inlets = (0..segs.len())
+        .filter(|&s| segs[s].mouth == 2)
+        .map(|s| {
+            lakes.insert(hydro.lake[segs[s].to as usize]);
+            longest_dry(&planet, &trace(s))
+        })
+        .collect();
+    // An outlet river: from the lake's water (its node that spills to the
+    // outlet) through the first segment out of the outlet.
+    let outlets = hydro
+        .lakes
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.outlet != NONE)
+        .filter_map(|(id, l)| {
+            let first = segs.iter().position(|s| s.from == l.outlet)?;
+            // The lake's node beside its outlet whose ground lies lowest.
+            let spill = graph
+                .neighbours(l.outlet)
+                .iter()
+                .copied()
+                .filter(|&k| hydro.lake[k as usize] == id as u32)
+                .min_by(|&a, &b| hydro.eroded[a as usize].total_cmp(&hydro.eroded[b as usize]))?;
+            let (a, b) = (graph.node(spill), graph.node(l.outlet));
+            let mut path: Vec<Dir> = (0..steps)
+                .map(|j| {
+                    let t = f64::from(j) / f64::from(steps);
+                    let p = [0, 1, 2].map(|i| a[i] + t * (b[i] - a[i]));
+                    let m = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+                    p.map(|x| x / m)
+                })
+                .collect();
+            // The connecting channel, where the version has one, is the
+            // path from the lake's node instead of the straight line.
+            if let Some(join) = segs
+                .iter()
+                .position(|s| s.from == spill && s.to == l.outlet)
+            {
+                path = trace(join);
+            }
+            path.extend(trace(first));
+            lakes.insert(id as u32);
+            Some(longest_dry(&planet, &path))
+        })
+        .collect();
+    (inlets, outlets, lakes.len())
+}
+
+#[test]
+fn rivers_run_into_and_out_of_lakes_without_a_gap() {
+    let (mut inlets, mut outlets, mut lakes) = (Vec::new(), Vec::new(), 0);
+    for seed in 1..=4 {
+        let (i, o, l) = gaps(seed, 96);
+        inlets.extend(i);
+        outlets.extend(o);
+        lakes += l;
+    }
+    let over = |v: &[f64], m: f64| v.iter().filter(|&&g| g > m).count();
+    let worst = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+    println!(
+        "{lakes} lakes, {} inlets: {} dry over 0 m, {} over 2 km, worst {:.0} m; {} outlets: {} dry over 0 m, {} over 2 km, worst {:.0} m",
+        inlets.len(),
+        over(&inlets, 0.0),
+        over(&inlets, 2000.0),
+        worst(&inlets),
+        outlets.len(),
+        over(&outlets, 0.0),
+        over(&outlets, 2000.0),
+        worst(&outlets),
+    );
+    assert!(lakes >= 40, "{lakes} lakes are too few to judge");
+    assert_eq!(over(&inlets, 0.0), 0, "an inlet runs dry before its lake");
+    assert_eq!(
+        over(&outlets, 0.0),
+        0,
+        "an outlet starts away from its lake"
+    );
+}
