@@ -1,6 +1,7 @@
 //! Sizes and feature counts of a planet's GeoJSON documents, the original
 //! mixed ones and each layer: `cargo run -p mangekyo-planet --example
-//! geojson_sizes -- [seed] [graph_n]` (defaults 1 and the default graph).
+//! geojson_sizes -- [seed] [graph_n] [version]` (defaults 1, the default
+//! graph and version 4; `next` for the next version).
 
 use mangekyo_planet::geology::layers::{PlateLayer, plates_layer};
 use mangekyo_planet::hydro::layers::{WaterLayer, water_layer};
@@ -26,8 +27,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let graph_n: u32 = args
         .next()
         .map_or(Ok(mangekyo_planet::DEFAULT_GRAPH_N), |s| s.parse())?;
+    let version = args.next().unwrap_or_else(|| "4".into());
+    let version: serde_json::Value = version
+        .parse::<u32>()
+        .map_or_else(|_| version.clone().into(), Into::into);
     let params: PlanetParams = serde_json::from_value(serde_json::json!({
-        "seed": seed, "graph_n": graph_n, "generator_version": 4,
+        "seed": seed, "graph_n": graph_n, "generator_version": version,
     }))?;
     let planet = Planet::new(params)?;
     show(

@@ -153,6 +153,13 @@ impl Geometry {
         }
     }
 
+    /// The curve's point at `t`, off the unit sphere (the chord's point
+    /// moved by [`Geometry::lateral`] along the chord's normal).
+    fn on_curve(&self, t: f64) -> Dir {
+        let bend = self.lateral(t);
+        [0, 1, 2].map(|i| self.a[i] + t * self.ab[i] + bend * self.normal[i])
+    }
+
     /// d[`Geometry::lateral`]/dt of a curve (0 for chords, which never
     /// ask).
     fn lateral_slope(&self, t: f64) -> f64 {
@@ -224,6 +231,12 @@ pub struct Near {
     pub channel: f64,
     /// Position along the segment, 0 at `from` and 1 at `to`.
     pub t: f64,
+}
+
+/// `p` scaled to unit length.
+fn unit(p: Dir) -> Dir {
+    let n = dot(p, p).sqrt();
+    [p[0] / n, p[1] / n, p[2] / n]
 }
 
 /// What a sample gets from the water.
@@ -401,17 +414,19 @@ impl RiverField {
         }
     }
 
+    /// The point on segment `s`'s curve at position `t` (unit vector): the
+    /// axis its meanders swing about (the channel's centreline, for
+    /// chords).
+    pub fn axis(&self, s: u32, t: f64) -> Dir {
+        unit(self.geometry[s as usize].on_curve(t))
+    }
+
     /// The point on segment `s`'s channel centreline at position `t`
     /// (unit vector): on its curve, moved by the meanders along the
     /// curve's normal.
     pub fn centre(&self, s: u32, t: f64) -> Dir {
         let g = &self.geometry[s as usize];
-        let bend = g.lateral(t);
-        let mut p = [
-            g.a[0] + t * g.ab[0] + bend * g.normal[0],
-            g.a[1] + t * g.ab[1] + bend * g.normal[1],
-            g.a[2] + t * g.ab[2] + bend * g.normal[2],
-        ];
+        let mut p = g.on_curve(t);
         if let Some(m) = g.meander {
             // The curve's normal in the chord's frame: (−f′, |ab|) over
             // its length, against (along, lateral).
@@ -422,8 +437,7 @@ impl RiverField {
                 *x += k * (g.len * g.normal[i] - df * g.ab[i] / g.len);
             }
         }
-        let n = dot(p, p).sqrt();
-        [p[0] / n, p[1] / n, p[2] / n]
+        unit(p)
     }
 
     /// The water level of segment `s` at position `t`: linear between its

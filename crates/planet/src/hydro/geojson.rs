@@ -1,7 +1,8 @@
 //! Rivers, lakes and basins of a version-3 planet as GeoJSON (what
 //! `mangekyo planet rivers` writes and the server serves): one
 //! `LineString` per river link (source or confluence to the next
-//! confluence, lake or sea) with its discharge, Strahler order, upstream
+//! confluence, lake or sea; through its nodes, or along its segments'
+//! curves where the version's channels curve) with its discharge, Strahler order, upstream
 //! area, main-stem and own length and where it ends; one `MultiPolygon` per
 //! lake (its graph cells) with its level and whether it is endorheic; one
 //! `Point` per drainage basin of at least [`BASIN_MIN_KM2`] at its mouth,
@@ -10,11 +11,17 @@
 use super::routing::NONE;
 use crate::geo::LatLon;
 use crate::graph::SphereGraph;
+use crate::version::Channels;
 use crate::{Planet, PlanetError};
 use serde_json::{Value, json};
 
 /// The smallest basin listed as a feature, km² (all count in the summary).
 pub const BASIN_MIN_KM2: f64 = 10_000.0;
+
+/// Points per segment where a river follows its curve
+/// ([`Channels::Curves`]): the curve strays at most a quarter of a chord
+/// from it, and eight points hold it within a few hundred metres.
+const CURVE_POINTS: u32 = 8;
 
 /// A longitude/latitude box in degrees: west, south, east, north.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -118,10 +125,27 @@ pub fn rivers_geojson(planet: &Planet, bbox: Option<BBox>) -> Result<Value, Plan
         links.push(i..j);
         i = j;
     }
+    // Where channels curve, a link follows its segments' curves (the axes
+    // their meanders swing about, within the belt of the channel a chunk
+    // draws), not the chords between nodes.
+    let channels = planet.version().pipeline().channels;
+    let curves = (channels == Channels::Curves).then(|| hydro.field(&graph, radius, channels));
     for range in links {
+        let start = range.start;
         let run = &segs[range];
         let (first, last) = (run[0], run[run.len() - 1]);
-        let mut pts: Vec<LatLon> = run.iter().map(|s| at(s.from)).collect();
+        let mut pts: Vec<LatLon> = match curves {
+            None => run.iter().map(|s| at(s.from)).collect(),
+            Some(field) => (start..start + run.len())
+                .flat_map(|s| {
+                    (0..CURVE_POINTS).map(move |k| {
+                        LatLon::from_dir(
+                            field.axis(s as u32, f64::from(k) / f64::from(CURVE_POINTS)),
+                        )
+                    })
+                })
+                .collect(),
+        };
         pts.push(at(last.to));
         if !keep(&pts) {
             continue;

@@ -1,13 +1,15 @@
-//! Issue 36: rivers meet their lakes without a gap. Along every river that
-//! ends in a lake (its last segment) and every lake's outlet river (from
-//! the lake's water to the end of its first segment), the channel's
-//! centreline is wet at every sample: river water runs into lake water,
-//! and lake water out into the river.
+//! Issue 36, where the next version's rivers run: they meet their lakes
+//! without a gap (along every river that ends in a lake, its last segment,
+//! and every lake's outlet river, from the lake's water to the end of its
+//! first segment, the channel's centreline is wet at every sample), and
+//! the rivers GeoJSON draws them along their valley floors (each link
+//! follows its segments' curves, where the ground lies at the water
+//! level or in the channel).
 
 use mangekyo_planet::geo::{Dir, angle_between};
 use mangekyo_planet::graph::SphereGraph;
 use mangekyo_planet::hydro::routing::NONE;
-use mangekyo_planet::{Layers, Planet, PlanetParams, Version};
+use mangekyo_planet::{LatLon, Layers, Planet, PlanetParams, Version};
 
 /// The longest dry stretch (metres) along `path`, sampled at lod 0.
 fn longest_dry(planet: &Planet, path: &[Dir]) -> f64 {
@@ -133,4 +135,85 @@ fn rivers_run_into_and_out_of_lakes_without_a_gap() {
         0,
         "an outlet starts away from its lake"
     );
+}
+
+/// The rivers GeoJSON of a next planet follows its channels' curves, and a
+/// client drawing it over the terrain sees each line on the valley floor:
+/// the ground at every link point away from the nodes is the floodplain at
+/// its segment's water level, or the channel below it.
+#[test]
+fn the_rivers_geojson_runs_along_the_valley_floors() {
+    let n = 96;
+    let planet = Planet::new(PlanetParams {
+        generator_version: Version::Next,
+        graph_n: n,
+        seed: 3,
+        ..PlanetParams::default()
+    })
+    .unwrap();
+    let tier = planet.coarse_tier().unwrap();
+    let hydro = tier.hydro.as_ref().unwrap();
+    let graph = SphereGraph::new(n, 3).unwrap();
+    let field = hydro.field(
+        &graph,
+        planet.params().radius,
+        planet.version().pipeline().channels,
+    );
+    let segs = field.segments();
+    let doc = mangekyo_planet::hydro::geojson::rivers_geojson(&planet, None).unwrap();
+    let lines: Vec<&Vec<serde_json::Value>> = doc["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["properties"]["kind"] == "river")
+        .map(|f| f["geometry"]["coordinates"].as_array().unwrap())
+        .collect();
+    // Links are runs of segments with one id, in order: 8 points each and
+    // the last node.
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for (i, s) in segs.iter().enumerate() {
+        match runs.last_mut() {
+            Some((_, end)) if segs[*end - 1].link == s.link => *end = i + 1,
+            _ => runs.push((i, i + 1)),
+        }
+    }
+    assert_eq!(lines.len(), runs.len());
+    let (mut dirs, mut levels) = (Vec::new(), Vec::new());
+    for (line, &(start, end)) in lines.iter().zip(&runs) {
+        assert_eq!(line.len(), 8 * (end - start) + 1);
+        for (k, p) in line.iter().enumerate().take(line.len() - 1) {
+            let (s, t) = (start + k / 8, (k % 8) as f64 / 8.0);
+            let on = LatLon::from_dir(field.axis(s as u32, t));
+            let (lon, lat) = (p[0].as_f64().unwrap(), p[1].as_f64().unwrap());
+            assert!(
+                (lon - on.lon).abs() < 2e-6 && (lat - on.lat).abs() < 2e-6,
+                "link point {k} of segment {s}: ({lon}, {lat}) is not on its curve {on:?}"
+            );
+            if k % 8 >= 2 && k % 8 <= 6 {
+                dirs.push(field.axis(s as u32, t));
+                levels.push(field.level(s as u32, t));
+            }
+        }
+    }
+    let layers = Layers {
+        height: true,
+        water: true,
+        ..Layers::NONE
+    };
+    let spacing = planet.space().metres_per_sample(0);
+    let got = planet.sample_dirs(&dirs, spacing, layers).unwrap();
+    let on_floor = (0..dirs.len())
+        .filter(|&i| {
+            let (h, w) = (f64::from(got.height[i]), f64::from(got.water[i]));
+            let z = levels[i];
+            (h - z).abs() < 0.01 || (w > 0.0 && h < z && (h + w - z).abs() < 0.01)
+        })
+        .count();
+    let share = on_floor as f64 / dirs.len() as f64;
+    println!(
+        "{} link points away from nodes, {:.1} % on their valley floor",
+        dirs.len(),
+        100.0 * share
+    );
+    assert!(dirs.len() > 1000 && share > 0.95, "{share}");
 }
