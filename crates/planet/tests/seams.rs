@@ -17,6 +17,20 @@ use std::collections::BTreeMap;
 
 const N: usize = CHUNK_SIZE as usize + 1;
 
+/// One test per version for a check that takes the version (every seam,
+/// level-identity and determinism check runs on each released version and
+/// on the next one, issue 35): each row names a test and its version.
+macro_rules! per_version {
+    ($check:ident => $($name:ident: $version:expr),+ $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                $check($version);
+            }
+        )+
+    };
+}
+
 /// The graph of a version-`v` test planet.
 fn graph_n(v: Version) -> u32 {
     if v.has_water() {
@@ -172,34 +186,13 @@ fn check_neighbours(planet: &Planet, projection: Projection, lod: u32, spots: &[
     }
 }
 
-#[test]
-fn neighbouring_chunks_share_their_edges_in_every_projection() {
-    neighbouring_chunks_share_their_edges_in_every_projection_at(Version::V1);
-}
-
-/// The same on a version-2 (plates) planet.
-#[test]
-fn neighbouring_chunks_share_their_edges_in_every_projection_v2() {
-    neighbouring_chunks_share_their_edges_in_every_projection_at(Version::V2);
-}
-
-/// The same on a version-3 (water) planet.
-#[test]
-fn neighbouring_chunks_share_their_edges_in_every_projection_v3() {
-    neighbouring_chunks_share_their_edges_in_every_projection_at(Version::V3);
-}
-
-/// The same on a version-4 (climate and blended biomes) planet.
-#[test]
-fn neighbouring_chunks_share_their_edges_in_every_projection_v4() {
-    neighbouring_chunks_share_their_edges_in_every_projection_at(Version::V4);
-}
-
-/// The same on the next version (issue 35: every seam, level-identity
-/// and determinism test runs on it).
-#[test]
-fn neighbouring_chunks_share_their_edges_in_every_projection_next() {
-    neighbouring_chunks_share_their_edges_in_every_projection_at(Version::Next);
+per_version! {
+    neighbouring_chunks_share_their_edges_in_every_projection_at =>
+    neighbouring_chunks_share_their_edges_in_every_projection: Version::V1,
+    neighbouring_chunks_share_their_edges_in_every_projection_v2: Version::V2,
+    neighbouring_chunks_share_their_edges_in_every_projection_v3: Version::V3,
+    neighbouring_chunks_share_their_edges_in_every_projection_v4: Version::V4,
+    neighbouring_chunks_share_their_edges_in_every_projection_next: Version::Next,
 }
 
 fn neighbouring_chunks_share_their_edges_in_every_projection_at(v: Version) {
@@ -222,34 +215,13 @@ fn neighbouring_chunks_share_their_edges_in_every_projection_at(v: Version) {
     }
 }
 
-#[test]
-fn the_date_line_and_the_poles_are_one_set_of_points() {
-    the_date_line_and_the_poles_are_one_set_of_points_at(Version::V1);
-}
-
-/// The same on a version-2 (plates) planet.
-#[test]
-fn the_date_line_and_the_poles_are_one_set_of_points_v2() {
-    the_date_line_and_the_poles_are_one_set_of_points_at(Version::V2);
-}
-
-/// The same on a version-3 (water) planet.
-#[test]
-fn the_date_line_and_the_poles_are_one_set_of_points_v3() {
-    the_date_line_and_the_poles_are_one_set_of_points_at(Version::V3);
-}
-
-/// The same on a version-4 (climate and blended biomes) planet.
-#[test]
-fn the_date_line_and_the_poles_are_one_set_of_points_v4() {
-    the_date_line_and_the_poles_are_one_set_of_points_at(Version::V4);
-}
-
-/// The same on the next version (issue 35: every seam, level-identity
-/// and determinism test runs on it).
-#[test]
-fn the_date_line_and_the_poles_are_one_set_of_points_next() {
-    the_date_line_and_the_poles_are_one_set_of_points_at(Version::Next);
+per_version! {
+    the_date_line_and_the_poles_are_one_set_of_points_at =>
+    the_date_line_and_the_poles_are_one_set_of_points: Version::V1,
+    the_date_line_and_the_poles_are_one_set_of_points_v2: Version::V2,
+    the_date_line_and_the_poles_are_one_set_of_points_v3: Version::V3,
+    the_date_line_and_the_poles_are_one_set_of_points_v4: Version::V4,
+    the_date_line_and_the_poles_are_one_set_of_points_next: Version::Next,
 }
 
 fn the_date_line_and_the_poles_are_one_set_of_points_at(v: Version) {
@@ -285,34 +257,13 @@ fn the_date_line_and_the_poles_are_one_set_of_points_at(v: Version) {
     }
 }
 
-#[test]
-fn the_octahedral_border_folds_onto_itself() {
-    the_octahedral_border_folds_onto_itself_at(Version::V1);
-}
-
-/// The same on a version-2 (plates) planet.
-#[test]
-fn the_octahedral_border_folds_onto_itself_v2() {
-    the_octahedral_border_folds_onto_itself_at(Version::V2);
-}
-
-/// The same on a version-3 (water) planet.
-#[test]
-fn the_octahedral_border_folds_onto_itself_v3() {
-    the_octahedral_border_folds_onto_itself_at(Version::V3);
-}
-
-/// The same on a version-4 (climate and blended biomes) planet.
-#[test]
-fn the_octahedral_border_folds_onto_itself_v4() {
-    the_octahedral_border_folds_onto_itself_at(Version::V4);
-}
-
-/// The same on the next version (issue 35: every seam, level-identity
-/// and determinism test runs on it).
-#[test]
-fn the_octahedral_border_folds_onto_itself_next() {
-    the_octahedral_border_folds_onto_itself_at(Version::Next);
+per_version! {
+    the_octahedral_border_folds_onto_itself_at =>
+    the_octahedral_border_folds_onto_itself: Version::V1,
+    the_octahedral_border_folds_onto_itself_v2: Version::V2,
+    the_octahedral_border_folds_onto_itself_v3: Version::V3,
+    the_octahedral_border_folds_onto_itself_v4: Version::V4,
+    the_octahedral_border_folds_onto_itself_next: Version::Next,
 }
 
 fn the_octahedral_border_folds_onto_itself_at(v: Version) {
@@ -452,34 +403,13 @@ fn check_cube_edges(planet: &Planet, p: Projection, lod: u32, along: &[u64]) {
     );
 }
 
-#[test]
-fn every_cube_edge_joins_bit_for_bit() {
-    every_cube_edge_joins_bit_for_bit_at(Version::V1);
-}
-
-/// The same on a version-2 (plates) planet.
-#[test]
-fn every_cube_edge_joins_bit_for_bit_v2() {
-    every_cube_edge_joins_bit_for_bit_at(Version::V2);
-}
-
-/// The same on a version-3 (water) planet.
-#[test]
-fn every_cube_edge_joins_bit_for_bit_v3() {
-    every_cube_edge_joins_bit_for_bit_at(Version::V3);
-}
-
-/// The same on a version-4 (climate and blended biomes) planet.
-#[test]
-fn every_cube_edge_joins_bit_for_bit_v4() {
-    every_cube_edge_joins_bit_for_bit_at(Version::V4);
-}
-
-/// The same on the next version (issue 35: every seam, level-identity
-/// and determinism test runs on it).
-#[test]
-fn every_cube_edge_joins_bit_for_bit_next() {
-    every_cube_edge_joins_bit_for_bit_at(Version::Next);
+per_version! {
+    every_cube_edge_joins_bit_for_bit_at =>
+    every_cube_edge_joins_bit_for_bit: Version::V1,
+    every_cube_edge_joins_bit_for_bit_v2: Version::V2,
+    every_cube_edge_joins_bit_for_bit_v3: Version::V3,
+    every_cube_edge_joins_bit_for_bit_v4: Version::V4,
+    every_cube_edge_joins_bit_for_bit_next: Version::Next,
 }
 
 fn every_cube_edge_joins_bit_for_bit_at(v: Version) {
@@ -490,15 +420,10 @@ fn every_cube_edge_joins_bit_for_bit_at(v: Version) {
     }
 }
 
-#[test]
-fn cube_edges_join_on_an_earth_sized_planet() {
-    cube_edges_join_on_an_earth_sized_planet_at(Version::V1);
-}
-
-/// The same on a version-2 (plates) planet.
-#[test]
-fn cube_edges_join_on_an_earth_sized_planet_v2() {
-    cube_edges_join_on_an_earth_sized_planet_at(Version::V2);
+per_version! {
+    cube_edges_join_on_an_earth_sized_planet_at =>
+    cube_edges_join_on_an_earth_sized_planet: Version::V1,
+    cube_edges_join_on_an_earth_sized_planet_v2: Version::V2,
 }
 
 fn cube_edges_join_on_an_earth_sized_planet_at(v: Version) {
@@ -520,21 +445,16 @@ fn cube_edges_join_on_an_earth_sized_planet_at(v: Version) {
     check_cube_edges(&planet, Projection::TangentCube, 0, &[0, per - 1]);
 }
 
-/// Every chunk along every cube edge of the Earth-sized planet at the
-/// coarsest level is about 1,200 chunks (minutes in a test build): CI
-/// checks a deterministic strided subset, every 16th chunk and both ends,
-/// on every edge. The full sweep is a separate command (README, "Slow
-/// sweeps"): `MANGEKYO_SLOW_TESTS=1 cargo test -p mangekyo-planet --release
-/// --test seams every_earth_cube_edge_chunk -- --nocapture`.
-#[test]
-fn every_earth_cube_edge_chunk() {
-    every_earth_cube_edge_chunk_at(Version::V1);
-}
-
-/// The same on a version-2 (plates) planet.
-#[test]
-fn every_earth_cube_edge_chunk_v2() {
-    every_earth_cube_edge_chunk_at(Version::V2);
+// Every chunk along every cube edge of the Earth-sized planet at the
+// coarsest level is about 1,200 chunks (minutes in a test build): CI
+// checks a deterministic strided subset, every 16th chunk and both ends,
+// on every edge. The full sweep is a separate command (README, "Slow
+// sweeps"): `MANGEKYO_SLOW_TESTS=1 cargo test -p mangekyo-planet --release
+// --test seams every_earth_cube_edge_chunk -- --nocapture`.
+per_version! {
+    every_earth_cube_edge_chunk_at =>
+    every_earth_cube_edge_chunk: Version::V1,
+    every_earth_cube_edge_chunk_v2: Version::V2,
 }
 
 fn every_earth_cube_edge_chunk_at(v: Version) {
