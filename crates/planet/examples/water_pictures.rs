@@ -119,5 +119,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             )?;
         }
     }
+    // A median river where a player stands: its meanders at 96 m and
+    // 12 m per sample, the floodplain between the loops.
+    if let Some(&river) = inland.get(inland.len() / 2) {
+        let s = &segments[river];
+        println!("stream: {:.0} m³/s, {:.0} m wide", s.discharge, s.width);
+        let at = field.centre(river as u32, 0.5);
+        for (lod, spacing) in [(6, 96.0), (9, 12.0)] {
+            write_ground(
+                &next,
+                at,
+                spacing,
+                true,
+                &out.join(format!("water_next_stream_lod{lod}.png")),
+            )?;
+        }
+    }
     Ok(())
 }

@@ -236,7 +236,7 @@ pub enum Channels {
     /// its nodes (the main stem's neighbours, as a Catmull–Rom spline),
     /// plus the same S-bend: the main stem turns smoothly at every node,
     /// and a tributary arrives along its own course. About the curve the
-    /// channel meanders (wavelength 11 widths, sinuosity about 1.4) within
+    /// channel meanders (wavelength 11 widths, unevenly spaced; main-stem sinuosity about 1.45) within
     /// a belt whose floor is a floodplain at the water level.
     Curves,
 }

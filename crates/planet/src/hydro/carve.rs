@@ -44,12 +44,21 @@ const MAX_SLOPE: f64 = 1.0;
 /// Wolman measured 10–14 on alluvial rivers).
 const MEANDER_WAVELENGTH_W: f64 = 11.0;
 /// Meander amplitude per wavelength, before the per-segment factor
-/// (0.75–1.25) and the swell: 0.2 gives the train a peak slope of
-/// 2π · 0.2 = 1.26 against its curve, a sine's sinuosity of 1.32 (and
-/// main stems, with their curves, about 1.5).
-const MEANDER_AMPLITUDE: f64 = 0.2;
+/// (0.75–1.25), the swell and the warp: 0.18 gives the train a peak
+/// slope of 2π · 0.18 = 1.13 against its curve, a sine's sinuosity of
+/// 1.27 (and main stems, with their curves, the warp and the apexes,
+/// about 1.5).
+const MEANDER_AMPLITUDE: f64 = 0.18;
 /// The slow swell of the amplitude along a segment (±30 %), so loops differ.
 const MEANDER_SWELL: f64 = 0.3;
+/// How far the local wavelength strays from the train's (a phase warp of
+/// ±35 %, one cycle per about six half-waves), so loops are not evenly
+/// spaced.
+const MEANDER_WARP: f64 = 0.35;
+/// The third harmonic added to each loop (towards a square wave, away
+/// from a triangle): broad apexes and steep crossings, as grown loops
+/// have. The offset stays within 1.1 of the amplitude.
+const MEANDER_APEX: f64 = 0.1;
 /// The meander belt's half-width never exceeds this fraction of a cell:
 /// a wider river keeps its wavelength and meanders less (the largest, a
 /// few km wide, run nearly straight between nodes, as the lower Amazon
@@ -68,6 +77,10 @@ struct Meander {
     halves: f64,
     /// Phase of the swell, radians.
     phase: f64,
+    /// Cycles of the phase warp along the segment (whole, so the warp
+    /// leaves the ends in place), and its signed strength.
+    warps: f64,
+    warp: f64,
 }
 
 impl Meander {
@@ -89,12 +102,19 @@ impl Meander {
         let cap = MEANDER_CELLS * spacing_m / (1.0 + MEANDER_SWELL);
         let amp = (MEANDER_AMPLITUDE * lambda * (0.75 + 0.5 * unit(0))).min(cap);
         let side = if h >> 63 == 0 { 1.0 } else { -1.0 };
+        let halves = (2.0 * len_m / lambda).round().max(1.0);
         let train = Meander {
             amp: side * amp / radius,
-            halves: (2.0 * len_m / lambda).round().max(1.0),
+            halves,
             phase: std::f64::consts::TAU * unit(24),
+            warps: (halves / 6.0).round().max(1.0),
+            warp: if h >> 62 & 1 == 0 {
+                MEANDER_WARP
+            } else {
+                -MEANDER_WARP
+            },
         };
-        (train, amp * (1.0 + MEANDER_SWELL))
+        (train, amp * (1.0 + MEANDER_SWELL) * (1.0 + MEANDER_APEX))
     }
 
     /// The offset from the curve along its normal at `t` (unit sphere), and
@@ -103,15 +123,22 @@ impl Meander {
     /// width where the train crosses its curve, and is exact at the nodes,
     /// where the offset and its rate are both 0.
     fn offset(&self, t: f64) -> (f64, f64) {
-        let w = std::f64::consts::PI * self.halves;
-        let phi = w * t;
+        use std::f64::consts::{PI, TAU};
+        // The phase, warped: φ = πh·(t + γ·sin(2πmt)/(2πm)), which keeps
+        // φ(0) = 0 and φ(1) = πh and always grows (|γ| < 1).
+        let (m, turn) = (self.warps, TAU * self.warps * t);
+        let phi = PI * self.halves * (t + self.warp * libm::sin(turn) / (TAU * m));
+        let w = PI * self.halves * (1.0 + self.warp * libm::cos(turn));
         // Fade in over a quarter wave at each end (smoothstep, flat at 0),
         // so the channel leaves and meets each node along its curve.
         let q = (2.0 * self.halves * t.min(1.0 - t)).clamp(0.0, 1.0);
         let fade = q * q * (3.0 - 2.0 * q);
         let swell = 1.0 + MEANDER_SWELL * libm::sin(0.29 * phi + self.phase);
         let a = self.amp * fade * swell;
-        (a * libm::sin(phi), a * w * libm::cos(phi))
+        (
+            a * (libm::sin(phi) + MEANDER_APEX * libm::sin(3.0 * phi)),
+            a * w * (libm::cos(phi) + 3.0 * MEANDER_APEX * libm::cos(3.0 * phi)),
+        )
     }
 }
 
