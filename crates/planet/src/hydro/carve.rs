@@ -99,7 +99,7 @@ impl Meander {
         let h = mix64((u64::from(from) << 32 | u64::from(to)) ^ 0x4b49_4e4f_5348_4954);
         let unit = |k: u32| ((h >> k) & 0xff_ffff) as f64 / f64::from(1u32 << 24);
         let lambda = MEANDER_WAVELENGTH_W * width_m;
-        let cap = MEANDER_CELLS * spacing_m / (1.0 + MEANDER_SWELL);
+        let cap = MEANDER_CELLS * spacing_m / ((1.0 + MEANDER_SWELL) * (1.0 + MEANDER_APEX));
         let amp = (MEANDER_AMPLITUDE * lambda * (0.75 + 0.5 * unit(0))).min(cap);
         let side = if h >> 63 == 0 { 1.0 } else { -1.0 };
         let halves = (2.0 * len_m / lambda).round().max(1.0);
