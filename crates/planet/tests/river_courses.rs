@@ -74,30 +74,37 @@ fn gaps(seed: u64, n: u32) -> (Vec<f64>, Vec<f64>, usize) {
         .filter(|(_, l)| l.outlet != NONE)
         .filter_map(|(id, l)| {
             let first = segs.iter().position(|s| s.from == l.outlet)?;
-            // The lake's node beside its outlet whose ground lies lowest.
-            let spill = graph
-                .neighbours(l.outlet)
-                .iter()
-                .copied()
-                .filter(|&k| hydro.lake[k as usize] == id as u32)
-                .min_by(|&a, &b| hydro.eroded[a as usize].total_cmp(&hydro.eroded[b as usize]))?;
-            let (a, b) = (graph.node(spill), graph.node(l.outlet));
-            let mut path: Vec<Dir> = (0..steps)
-                .map(|j| {
-                    let t = f64::from(j) / f64::from(steps);
-                    let p = [0, 1, 2].map(|i| a[i] + t * (b[i] - a[i]));
-                    let m = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
-                    p.map(|x| x / m)
-                })
-                .collect();
             // The connecting channel, where the version has one, is the
-            // path from the lake's node instead of the straight line.
-            if let Some(join) = segs
+            // path from the lake's node; without one, the straight line
+            // from the lake's node beside the outlet whose ground lies
+            // lowest.
+            let join = segs
                 .iter()
-                .position(|s| s.from == spill && s.to == l.outlet)
-            {
-                path = trace(join);
-            }
+                .position(|s| s.to == l.outlet && hydro.lake[s.from as usize] == id as u32);
+            let mut path: Vec<Dir> = match join {
+                Some(join) => trace(join),
+                None => {
+                    let spill = graph
+                        .neighbours(l.outlet)
+                        .iter()
+                        .copied()
+                        .filter(|&k| hydro.lake[k as usize] == id as u32)
+                        .min_by(|&a, &b| {
+                            hydro.eroded[a as usize]
+                                .total_cmp(&hydro.eroded[b as usize])
+                                .then(a.cmp(&b))
+                        })?;
+                    let (a, b) = (graph.node(spill), graph.node(l.outlet));
+                    (0..steps)
+                        .map(|j| {
+                            let t = f64::from(j) / f64::from(steps);
+                            let p = [0, 1, 2].map(|i| a[i] + t * (b[i] - a[i]));
+                            let m = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+                            p.map(|x| x / m)
+                        })
+                        .collect()
+                }
+            };
             path.extend(trace(first));
             lakes.insert(id as u32);
             Some(longest_dry(&planet, &path))

@@ -47,7 +47,7 @@ const MEANDER_WAVELENGTH_W: f64 = 11.0;
 /// (0.75–1.25), the swell and the warp: 0.18 gives the train a peak
 /// slope of 2π · 0.18 = 1.13 against its curve, a sine's sinuosity of
 /// 1.27 (and main stems, with their curves, the warp and the apexes,
-/// about 1.5).
+/// about 1.45).
 const MEANDER_AMPLITUDE: f64 = 0.18;
 /// The slow swell of the amplitude along a segment (±30 %), so loops differ.
 const MEANDER_SWELL: f64 = 0.3;
@@ -56,8 +56,9 @@ const MEANDER_SWELL: f64 = 0.3;
 /// spaced.
 const MEANDER_WARP: f64 = 0.35;
 /// The third harmonic added to each loop (towards a square wave, away
-/// from a triangle): broad apexes and steep crossings, as grown loops
-/// have. The offset stays within 1.1 of the amplitude.
+/// from a triangle): flattened apexes and steep crossings, as grown loops
+/// have. The loop's peak is 1 − 0.1 = 0.9 of the amplitude (sin φ +
+/// c·sin 3φ peaks at π/2 while c ≤ 1/9).
 const MEANDER_APEX: f64 = 0.1;
 /// The meander belt's half-width never exceeds this fraction of a cell:
 /// a wider river keeps its wavelength and meanders less (the largest, a
@@ -99,7 +100,7 @@ impl Meander {
         let h = mix64((u64::from(from) << 32 | u64::from(to)) ^ 0x4b49_4e4f_5348_4954);
         let unit = |k: u32| ((h >> k) & 0xff_ffff) as f64 / f64::from(1u32 << 24);
         let lambda = MEANDER_WAVELENGTH_W * width_m;
-        let cap = MEANDER_CELLS * spacing_m / ((1.0 + MEANDER_SWELL) * (1.0 + MEANDER_APEX));
+        let cap = MEANDER_CELLS * spacing_m / ((1.0 + MEANDER_SWELL) * (1.0 - MEANDER_APEX));
         let amp = (MEANDER_AMPLITUDE * lambda * (0.75 + 0.5 * unit(0))).min(cap);
         let side = if h >> 63 == 0 { 1.0 } else { -1.0 };
         let halves = (2.0 * len_m / lambda).round().max(1.0);
@@ -114,7 +115,16 @@ impl Meander {
                 -MEANDER_WARP
             },
         };
-        (train, amp * (1.0 + MEANDER_SWELL) * (1.0 + MEANDER_APEX))
+        (train, amp * (1.0 + MEANDER_SWELL) * (1.0 - MEANDER_APEX))
+    }
+
+    /// How much of the train shows at `t`: it fades in over a quarter wave
+    /// at each end (smoothstep, flat at 0), so the channel leaves and meets
+    /// each node along its curve, and the belt narrows to the channel there
+    /// (so segments' belts, which differ, meet at a node without a step).
+    fn fade(&self, t: f64) -> f64 {
+        let q = (2.0 * self.halves * t.min(1.0 - t)).clamp(0.0, 1.0);
+        q * q * (3.0 - 2.0 * q)
     }
 
     /// The offset from the curve along its normal at `t` (unit sphere), and
@@ -129,10 +139,7 @@ impl Meander {
         let (m, turn) = (self.warps, TAU * self.warps * t);
         let phi = PI * self.halves * (t + self.warp * libm::sin(turn) / (TAU * m));
         let w = PI * self.halves * (1.0 + self.warp * libm::cos(turn));
-        // Fade in over a quarter wave at each end (smoothstep, flat at 0),
-        // so the channel leaves and meets each node along its curve.
-        let q = (2.0 * self.halves * t.min(1.0 - t)).clamp(0.0, 1.0);
-        let fade = q * q * (3.0 - 2.0 * q);
+        let fade = self.fade(t);
         let swell = 1.0 + MEANDER_SWELL * libm::sin(0.29 * phi + self.phase);
         let a = self.amp * fade * swell;
         (
@@ -214,6 +221,11 @@ fn end_slopes(graph: &SphereGraph, segments: &[Segment], geometry: &[Geometry]) 
     let mut main_in = vec![NONE; graph.len()];
     for (i, s) in segments.iter().enumerate() {
         out_of[s.from as usize] = i as u32;
+        // A river that ends in a lake or the sea is no node's inflow (a
+        // lake's outlet river may start at the node it ends at).
+        if s.mouth != 0 {
+            continue;
+        }
         let m = &mut main_in[s.to as usize];
         // The largest inflow, ties to the lower index: one choice per node.
         if *m == NONE || s.discharge > segments[*m as usize].discharge {
@@ -238,7 +250,10 @@ fn end_slopes(graph: &SphereGraph, segments: &[Segment], geometry: &[Geometry]) 
                 NONE => 0.0,
                 k => slope(sub(b, graph.node(segments[k as usize].from))),
             };
-            let after = out_of[s.to as usize];
+            let after = match s.mouth {
+                0 => out_of[s.to as usize],
+                _ => NONE,
+            };
             let m1 = match after {
                 NONE => 0.0,
                 k => slope(sub(graph.node(segments[k as usize].to), a)),
@@ -258,6 +273,8 @@ pub struct Near {
     pub channel: f64,
     /// Position along the segment, 0 at `from` and 1 at `to`.
     pub t: f64,
+    /// The signed distance from the curve along its normal, unit sphere.
+    pub lateral: f64,
 }
 
 /// `p` scaled to unit length.
@@ -278,7 +295,9 @@ pub struct Carved {
     /// The river segment whose channel holds the sample, if any.
     pub segment: Option<u32>,
     /// Metres past the bank of the nearest river within reach (negative
-    /// in its channel; infinite when none reaches the sample).
+    /// in its channel; infinite when none reaches the sample). Beside a
+    /// meandering channel it counts from the belt's edge (0 across the
+    /// floodplain).
     pub bank: f64,
     /// That river's width, metres (0 when none).
     pub width: f64,
@@ -384,10 +403,10 @@ impl RiverField {
         &self.segments
     }
 
-    /// How far `p` lies from segment `s`: from its curve and from its
-    /// channel's centreline (metres), and the position along it (0 at
-    /// `from`, 1 at `to`).
-    pub fn distance(&self, s: u32, p: Dir) -> Near {
+    /// How far `p` lies from segment `s`'s curve (metres), and the
+    /// position along it (0 at `from`, 1 at `to`); `channel` is the same
+    /// distance (see [`RiverField::distance`] for the meanders').
+    pub fn curve_distance(&self, s: u32, p: Dir) -> Near {
         let g = &self.geometry[s as usize];
         let ap = sub(p, g.a);
         let raw = dot(ap, g.ab) * g.inv_len2;
@@ -414,31 +433,43 @@ impl RiverField {
         let along = (raw - t) * g.len;
         let lateral = y - g.lateral(t);
         let curve = (lateral * lateral + along * along).sqrt();
-        let channel = match g.meander {
-            None => curve,
-            Some(m) => {
-                // The channel's centreline is the curve moved by the
-                // train's offset along its normal: the signed distance
-                // from the curve less that offset, over the slope's
-                // secant (the first-order distance to an offset curve),
-                // so the channel keeps its width where it crosses.
-                // Beyond the belt that estimate swings with the train's
-                // phase, while the channel lies within the belt: there the
-                // distance past the belt's edge holds instead, so banks
-                // and corridors beyond it follow the belt, not the loops.
-                let (off, rate) = m.offset(t);
-                let df = g.lateral_slope(t);
-                let speed2 = g.len * g.len + df * df;
-                let near =
-                    (lateral.signum() * curve - off).abs() / (1.0 + rate * rate / speed2).sqrt();
-                near.max(curve - g.belt / self.radius)
-            }
-        };
         Near {
             curve: curve * self.radius,
-            channel: channel * self.radius,
+            channel: curve * self.radius,
             t,
+            lateral: lateral.signum() * curve,
         }
+    }
+
+    /// [`RiverField::curve_distance`] with the channel's distance: for
+    /// meanders, the distance to the train's centreline.
+    pub fn distance(&self, s: u32, p: Dir) -> Near {
+        let near = self.curve_distance(s, p);
+        let g = &self.geometry[s as usize];
+        match g.meander {
+            None => near,
+            Some(m) => Near {
+                channel: self.meander_distance(g, m, &near),
+                ..near
+            },
+        }
+    }
+
+    /// The distance (metres) from a sample `near` segment `g`'s curve to
+    /// the centreline of its meanders `m`: the curve moved by the train's
+    /// offset along its normal. Near the channel that is the signed
+    /// distance from the curve less the offset, over the train's secant
+    /// (the first-order distance to an offset curve), so the channel keeps
+    /// its width where it crosses. That estimate swings with the phase
+    /// beyond the belt, where the channel is at least the distance past
+    /// the belt's edge away: the larger of the two counts.
+    fn meander_distance(&self, g: &Geometry, m: Meander, near: &Near) -> f64 {
+        let (off, rate) = m.offset(near.t);
+        let df = g.lateral_slope(near.t);
+        let speed2 = g.len * g.len + df * df;
+        let across = (near.lateral - off).abs() / (1.0 + rate * rate / speed2).sqrt();
+        let curve = near.curve / self.radius;
+        across.max(curve - m.fade(near.t) * g.belt / self.radius) * self.radius
     }
 
     /// The point on segment `s`'s curve at position `t` (unit vector): the
@@ -479,10 +510,13 @@ impl RiverField {
         let c = cell as usize;
         let mut best: Option<(f64, u32, Near)> = None;
         for &s in &self.ids[self.start[c] as usize..self.start[c + 1] as usize] {
-            let near = self.distance(s, p);
+            let mut near = self.curve_distance(s, p);
             let g = &self.geometry[s as usize];
             if near.curve >= g.reach {
                 continue;
+            }
+            if let Some(m) = g.meander {
+                near.channel = self.meander_distance(g, m, &near);
             }
             let e = near.channel - 0.5 * f64::from(self.segments[s as usize].width);
             if best.is_none_or(|(be, bs, _)| e < be || (e == be && s < bs)) {
@@ -509,23 +543,23 @@ impl RiverField {
             // along a river (riparian) a band that holds its loops.
             let (rise, span) = match g.meander {
                 None => (e, g.reach - half),
-                Some(_) => (
-                    (near.curve - half - g.belt).max(0.0),
-                    g.reach - half - g.belt,
-                ),
+                Some(m) => {
+                    let belt = m.fade(near.t) * g.belt;
+                    (
+                        (near.curve - half - belt).max(0.0),
+                        (g.reach - half - belt).max(f64::MIN_POSITIVE),
+                    )
+                }
             };
             out.bank = if e < 0.0 { e } else { rise };
+            // A channel out of a lake (it starts at a lake's node) only
+            // cuts: the lake's floor beside it stays where it is.
+            let from_lake = !self.lake_own[seg.from as usize].is_nan();
             if e < 0.0 {
                 let r = near.channel / half;
                 let bed = z - f64::from(seg.depth) * (1.0 - r * r);
-                // A channel out of a lake (it starts at a lake's node) only
-                // cuts: the lake's floor beside it stays where it is.
-                out.height = if self.lake_own[seg.from as usize].is_nan() {
-                    bed
-                } else {
-                    bed.min(h)
-                };
-                out.water = z - bed;
+                out.height = if from_lake { bed.min(h) } else { bed };
+                out.water = z - out.height;
                 out.flow = f64::from(seg.discharge);
                 out.segment = Some(s);
             } else {
@@ -533,12 +567,24 @@ impl RiverField {
                 let fade = 1.0 - u * u * (3.0 - 2.0 * u);
                 let target = h.min(z + VALLEY_SLOPE * rise).max(z);
                 out.height = h + (target - h) * fade;
+                if from_lake {
+                    // Nor does its floodplain raise the lake's floor.
+                    out.height = out.height.min(h);
+                }
             }
         }
         // A lake floods ground below its surface in its own cells and the
         // ring around them (its shores lie between nodes), but not a river
         // channel beside it, which runs below the lake from its pass.
-        let lake = f64::from(if out.segment.is_some() {
+        // Along a channel out of a lake, the lake floods the corridor's
+        // ground below its surface too, so it reaches the channel's start
+        // over the ground the channel only cuts.
+        let from_lake = best
+            .map(|(_, s, _)| self.lake_own[self.segments[s as usize].from as usize])
+            .filter(|l| !l.is_nan());
+        let lake = f64::from(if let Some(l) = from_lake {
+            l
+        } else if out.segment.is_some() {
             self.lake_own[c]
         } else {
             self.lake_near[c]

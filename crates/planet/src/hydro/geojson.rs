@@ -121,7 +121,14 @@ pub fn rivers_geojson(planet: &Planet, bbox: Option<BBox>) -> Result<Value, Plan
         while j < segs.len() && segs[j].link == segs[i].link {
             j += 1;
         }
-        first_of_node.entry(segs[i].from).or_insert(segs[i].link);
+        // A link that leaves a lake starts at the lake's node; the rivers
+        // that run into it meet it at the outlet, its first segment's end.
+        let head = if hydro.lake[segs[i].from as usize] == NONE {
+            segs[i].from
+        } else {
+            segs[i].to
+        };
+        first_of_node.entry(head).or_insert(segs[i].link);
         links.push(i..j);
         i = j;
     }

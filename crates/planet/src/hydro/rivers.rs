@@ -64,7 +64,8 @@ pub fn meander(from: u32, to: u32) -> f64 {
 }
 
 /// The river segments of `hyd`, grouped by link, links in order of their
-/// first node; empty when no node drains enough.
+/// first river node (a lake's outlet, for a river that leaves a lake from
+/// the lake's node); empty when no node drains enough.
 pub fn extract(mesh: &Mesh, hyd: &Hydrology, ocean: &[bool]) -> Vec<Segment> {
     extract_by(mesh, hyd, ocean, &RiverRule::default())
 }
@@ -135,8 +136,16 @@ pub fn extract_by(mesh: &Mesh, hyd: &Hydrology, ocean: &[bool], rule: &RiverRule
             order[t] = top[t] + 1;
         }
     }
+    // Under `lake_outlets` a lake's outlet starts a link of its own (its
+    // river then starts in the lake: [`join_outlets`]).
+    let mut outlet = vec![false; count];
+    if rule.lake_outlets {
+        for lake in r.lakes.iter().filter(|l| l.outlet != NONE) {
+            outlet[lake.outlet as usize] = true;
+        }
+    }
     let mut starts: Vec<u32> = (0..count as u32)
-        .filter(|&k| is_river(k as usize) && donors[k as usize] != 1)
+        .filter(|&k| is_river(k as usize) && (donors[k as usize] != 1 || outlet[k as usize]))
         .collect();
     starts.sort_unstable();
     let mut segments = Vec::new();
@@ -170,39 +179,53 @@ pub fn extract_by(mesh: &Mesh, hyd: &Hydrology, ocean: &[bool], rule: &RiverRule
                 mouth,
                 link: link as u32,
             });
-            if mouth != 0 || !is_river(t) || donors[t] != 1 {
+            if mouth != 0 || !is_river(t) || donors[t] != 1 || outlet[t] {
                 break;
             }
             k = to;
         }
     }
     if rule.lake_outlets {
-        segments = join_outlets(mesh, hyd, segments);
+        segments = join_outlets(mesh, hyd, segments, &on_ice);
     }
     segments
 }
 
 /// Puts before the first segment of each river that leaves a lake (from
-/// its outlet, the node its water spills to) a segment from the lake: from
-/// its node beside the outlet whose ground lies lowest (ties to the lower
-/// index), at the outlet's level at both ends and with the river's
-/// discharge, channel, order and link. Lakes whose outlet starts no river
-/// keep none. Links keep their order, each still one run of segments.
-fn join_outlets(mesh: &Mesh, hyd: &Hydrology, segments: Vec<Segment>) -> Vec<Segment> {
+/// its outlet, the node its water spills to, which starts a link) a
+/// segment from the lake: from its node beside the outlet whose ground
+/// lies lowest (ties to the lower index; not on ice), at the outlet's
+/// level at both ends and with the river's discharge, channel, order and
+/// link. Lakes whose outlet starts no river keep none; where two lakes
+/// spill to one outlet, the one listed first joins it. Links keep their
+/// order, each still one run of segments.
+fn join_outlets(
+    mesh: &Mesh,
+    hyd: &Hydrology,
+    segments: Vec<Segment>,
+    on_ice: &dyn Fn(usize) -> bool,
+) -> Vec<Segment> {
     let r = &hyd.routing;
+    // The segment each node starts (a node drains to one receiver).
+    let mut starting = vec![u32::MAX; mesh.len()];
+    for (i, s) in segments.iter().enumerate() {
+        starting[s.from as usize] = i as u32;
+    }
     let mut joins = vec![None; segments.len()];
     for (id, lake) in r.lakes.iter().enumerate() {
         if lake.outlet == NONE {
             continue;
         }
-        let Some(first) = segments.iter().position(|s| s.from == lake.outlet) else {
+        let first = starting[lake.outlet as usize];
+        if first == u32::MAX || joins[first as usize].is_some() {
             continue;
-        };
+        }
+        let first = first as usize;
         let spill = mesh
             .neighbours(lake.outlet)
             .iter()
             .copied()
-            .filter(|&k| r.lake[k as usize] == id as u32)
+            .filter(|&k| r.lake[k as usize] == id as u32 && !on_ice(k as usize))
             .min_by(|&a, &b| {
                 hyd.height[a as usize]
                     .total_cmp(&hyd.height[b as usize])
