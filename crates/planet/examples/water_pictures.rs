@@ -3,7 +3,8 @@
 //! lake (a closed basin's, filled to balance) and its largest lake that
 //! spills, each at the spacing of lod 0 (around its middle), 3 and 6
 //! (on its shore; 256² samples 6,144 m, 768 m and 96 m apart), and a big
-//! river's valley at the same three spacings. Version 4
+//! river's valley at the same three spacings, and the creeks and rills of
+//! a steep mountain cell at 96 m and 24 m. Version 4
 //! has no counterpart to show: its continents lie elsewhere (noise hash 1).
 //! This is an edge (it writes files); the planet is pure.
 //!
@@ -132,6 +133,35 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 spacing,
                 true,
                 &out.join(format!("water_next_stream_lod{lod}.png")),
+            )?;
+        }
+    }
+    // Creeks and rills below the rivers (issue 36): the steepest land
+    // cell between 1,500 and 3,000 m within 40° of the equator (the
+    // largest drop to its receiver), at 96 m and 24 m per sample.
+    let steepest = (0..hydro.eroded.len() as u32)
+        .filter(|&k| {
+            let (h, r) = (hydro.eroded[k as usize], hydro.receiver[k as usize]);
+            (1500.0..3000.0).contains(&h)
+                && r != u32::MAX
+                && hydro.lake[k as usize] == u32::MAX
+                && graph.node(k)[2].abs() < 0.64
+        })
+        .max_by(|&a, &b| {
+            let drop = |k: u32| {
+                hydro.eroded[k as usize] - hydro.eroded[hydro.receiver[k as usize] as usize]
+            };
+            drop(a).total_cmp(&drop(b)).then(b.cmp(&a))
+        });
+    if let Some(k) = steepest {
+        println!("streams: cell {k} at {:.0} m", hydro.eroded[k as usize]);
+        for (tag, spacing) in [("96m", 96.0), ("24m", 24.0)] {
+            write_ground(
+                &next,
+                graph.node(k),
+                spacing,
+                true,
+                &out.join(format!("water_next_streams_{tag}.png")),
             )?;
         }
     }

@@ -177,6 +177,9 @@ impl Noises {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Detail {
     counts: [usize; 6],
+    /// Whether the spacing draws the streams below the rivers
+    /// (`hydro::streams::MAX_SPACING_M`).
+    streams: bool,
 }
 
 impl Detail {
@@ -192,7 +195,16 @@ impl Detail {
                 .filter(|&f| f * spacing <= 1.0 + 1e-9)
                 .count()
         });
-        Detail { counts }
+        Detail {
+            counts,
+            streams: spacing <= crate::hydro::streams::MAX_SPACING_M,
+        }
+    }
+
+    /// Whether the spacing draws the streams below the rivers (like an
+    /// octave finer than the spacing, a stream below a pixel is dropped).
+    pub fn streams(&self) -> bool {
+        self.streams
     }
 
     /// Octaves kept of `layer` (0: the layer is finer than the spacing

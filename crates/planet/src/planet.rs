@@ -162,8 +162,9 @@ impl Planet {
         tier: &'a Option<Arc<CoarseTier>>,
     ) -> Option<TierReader<'a>> {
         let p = self.params();
+        let pipeline = self.version().pipeline();
         tier.as_deref()
-            .and_then(|t| t.reader(p.seed, p.radius, self.version().pipeline().channels))
+            .and_then(|t| t.reader(p.seed, p.radius, pipeline.channels, pipeline.streams))
     }
 
     pub(crate) fn require_plates(&self) -> Result<&Plates, PlanetError> {

@@ -241,6 +241,19 @@ pub enum Channels {
     Curves,
 }
 
+/// What drains the ground below the rivers (`hydro::streams`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Streams {
+    /// Nothing: only edges draining 5,000 km² carry water, so most land
+    /// chunks at the ground have none. Frozen with versions 1–4.
+    None,
+    /// Every land cell where water runs off drains by a creek along its
+    /// edge (where that is no river) and 4² rills that join it in
+    /// branches, each cutting a small valley (sample spacings up to
+    /// 200 m).
+    Cells,
+}
+
 /// A version's stages, in the order a sample runs them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pipeline {
@@ -259,6 +272,8 @@ pub struct Pipeline {
     pub water: Water,
     /// How river channels run between nodes (with a water stage).
     pub channels: Channels,
+    /// Creeks and rills below the rivers (with a water stage).
+    pub streams: Streams,
     /// How deep the abyss lies (plate relief).
     pub sea_floor: SeaFloor,
     /// How erosion bounds relief (with a water stage).
@@ -325,6 +340,7 @@ const V1_PIPELINE: Pipeline = Pipeline {
     coast: Coast::Step,
     water: Water::None,
     channels: Channels::Chords,
+    streams: Streams::None,
     sea_floor: SeaFloor::Plain,
     peaks: Peaks::MeanKept,
     climate: Climate::Bands,
@@ -371,6 +387,7 @@ const NEXT_PIPELINE: Pipeline = Pipeline {
     beaches: Beaches::Shore,
     ecotones: Ecotones::Field,
     channels: Channels::Curves,
+    streams: Streams::Cells,
     peaks: Peaks::Bounded,
     balance: Balance::Budyko,
     terrain_tiles: TerrainTiles::Bordered,

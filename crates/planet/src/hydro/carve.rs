@@ -13,7 +13,7 @@
 
 use super::rivers::{Segment, meander};
 use super::sub;
-use crate::geo::{Dir, cross, dot};
+use crate::geo::{Dir, cross, dot, normalise};
 use crate::graph::{Ghosts, SphereGraph};
 use crate::version::Channels;
 use mangekyo_core::hash::mix64;
@@ -277,12 +277,6 @@ pub struct Near {
     pub lateral: f64,
 }
 
-/// `p` scaled to unit length.
-fn unit(p: Dir) -> Dir {
-    let n = dot(p, p).sqrt();
-    [p[0] / n, p[1] / n, p[2] / n]
-}
-
 /// What a sample gets from the water.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Carved {
@@ -313,6 +307,9 @@ pub struct RiverField {
     ids: Vec<u32>,
     lake_own: Vec<f32>,
     lake_near: Vec<f32>,
+    /// The river segment from each node (`u32::MAX` where its edge is no
+    /// river; the first listed, for a lake node two lakes spill from).
+    river_from: Vec<u32>,
     ghosts: Ghosts,
 }
 
@@ -381,8 +378,13 @@ impl RiverField {
                 best
             })
             .collect();
+        let mut river_from = vec![u32::MAX; graph.len()];
+        for (i, s) in segments.iter().enumerate().rev() {
+            river_from[s.from as usize] = i as u32;
+        }
         RiverField {
             radius,
+            river_from,
             segments,
             geometry,
             start,
@@ -396,6 +398,16 @@ impl RiverField {
     /// The graph's ghost points, for interpolating the tier's fields.
     pub fn ghosts(&self) -> &Ghosts {
         &self.ghosts
+    }
+
+    /// Node `k`'s lake surface, metres (NaN outside lakes).
+    pub fn lake_level(&self, k: u32) -> f32 {
+        self.lake_own[k as usize]
+    }
+
+    /// The river segment from node `k`, if its edge is a river.
+    pub fn river_from(&self, k: u32) -> Option<u32> {
+        Some(self.river_from[k as usize]).filter(|&s| s != u32::MAX)
     }
 
     /// The segments, in tier order.
@@ -476,7 +488,7 @@ impl RiverField {
     /// axis its meanders swing about (the channel's centreline, for
     /// chords).
     pub fn axis(&self, s: u32, t: f64) -> Dir {
-        unit(self.geometry[s as usize].on_curve(t))
+        normalise(self.geometry[s as usize].on_curve(t))
     }
 
     /// The point on segment `s`'s channel centreline at position `t`
@@ -495,7 +507,7 @@ impl RiverField {
                 *x += k * (g.len * g.normal[i] - df * g.ab[i] / g.len);
             }
         }
-        unit(p)
+        normalise(p)
     }
 
     /// The water level of segment `s` at position `t`: linear between its

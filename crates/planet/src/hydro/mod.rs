@@ -15,6 +15,7 @@
 //! - [`rivers`]: river segments with a water level that never rises
 //!   downstream, Strahler orders, links and the cell → segment index.
 //! - [`carve`]: what a river or lake does to one sample.
+//! - [`streams`]: the creeks and rills below the rivers, per cell.
 //! - [`geojson`]: rivers, lakes and basins as GeoJSON.
 
 pub mod balance;
@@ -24,6 +25,7 @@ pub mod geojson;
 pub mod layers;
 pub mod rivers;
 pub mod routing;
+pub mod streams;
 
 use crate::geo::{Dir, cross};
 use crate::graph::SphereGraph;

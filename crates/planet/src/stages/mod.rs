@@ -23,11 +23,13 @@ use crate::geo::Dir;
 use crate::geology::{self, GeologySamples, Plates};
 use crate::graph::SphereGraph;
 use crate::hydro::carve::{Carved, RiverField};
+use crate::hydro::streams::{CellStreams, StreamCache, StreamInputs};
 use crate::layers::{Detail, Layer, NoiseBackend, Noises, Positions};
 use crate::terrain::{self, BLOCK, Scratch, Shape};
 use crate::version::{Climate, Pipeline, Relief, Version, Water};
 use crate::{MapPoint, PlanetError, PlanetParams, Projection};
 use mangekyo_core::noise::Level;
+use std::sync::Arc;
 
 /// One planet's stages: its parameters with the noise layers, the relief
 /// shape, the climate and (with plates) the plate layout its version's
@@ -75,18 +77,54 @@ pub struct Samples {
 /// (`CoarseTier::reader`).
 pub(crate) struct TierReader<'a> {
     pub(crate) graph: SphereGraph,
+    pub(crate) seed: u64,
+    pub(crate) radius: f64,
+    /// Receiver per node (for the streams).
+    pub(crate) receiver: &'a [u32],
     /// Tectonic height per node.
     pub(crate) height: &'a [f32],
     /// Eroded height per node.
     pub(crate) eroded: &'a [f32],
     pub(crate) field: &'a RiverField,
     pub(crate) climate: Option<ClimateReader<'a>>,
+    /// [`Streams::Cells`]: the cells' streams built so far.
+    pub(crate) streams: Option<StreamCache>,
 }
 
+/// The stream cell the last sample of a block read (samples in a row
+/// mostly share one).
+type LastCell = Option<(u32, Arc<CellStreams>)>;
+
 impl TierReader<'_> {
-    /// Erosion and carving at direction `d` over tectonic height `h`, and
-    /// (with the circulation climate) the wetland weight there.
-    fn apply(&self, d: Dir, at: MapPoint, h: f64) -> (Carved, f64) {
+    /// Calls `f` with what the streams read of the tier.
+    pub(crate) fn with_stream_inputs<R>(&self, f: impl FnOnce(&StreamInputs) -> R) -> R {
+        let lake = |k: u32| self.field.lake_level(k);
+        let river = |k: u32| self.field.river_from(k);
+        let axis = |s: u32, t: f64| self.field.axis(s, t);
+        f(&StreamInputs {
+            seed: self.seed,
+            radius: self.radius,
+            graph: &self.graph,
+            eroded: self.eroded,
+            receiver: self.receiver,
+            lake_level: &lake,
+            river: &river,
+            axis: &axis,
+            climate: self.climate.as_ref().map(|c| (c.grid, &c.graph)),
+        })
+    }
+
+    /// Erosion and carving at direction `d` over tectonic height `h` (the
+    /// streams too where `streams`), and (with the circulation climate)
+    /// the wetland weight there.
+    fn apply(
+        &self,
+        d: Dir,
+        at: MapPoint,
+        h: f64,
+        streams: bool,
+        last: &mut LastCell,
+    ) -> (Carved, f64) {
         let (eroded, height) = (self.eroded, self.height);
         let delta = |k: u32| f64::from(eroded[k as usize]) - f64::from(height[k as usize]);
         let (cell, delta, wet) = match &self.climate {
@@ -109,7 +147,27 @@ impl TierReader<'_> {
                 (cell, v, w.clamp(0.0, 1.0))
             }
         };
-        (self.field.carve(d, cell, h + delta), wet)
+        let mut ground = h + delta;
+        let mut stream = None;
+        if let (true, Some(cache)) = (streams, &self.streams) {
+            if last.as_ref().is_none_or(|(c, _)| *c != cell) {
+                *last = Some((cell, self.with_stream_inputs(|i| cache.cell(i, cell))));
+            }
+            if let Some((_, cs)) = last.as_ref() {
+                let cut = cs.carve(&self.graph, self.radius, cell, d, at, ground);
+                ground = cut.height;
+                stream = cut.channel;
+            }
+        }
+        let mut carved = self.field.carve(d, cell, ground);
+        // A stream's water where no river holds the sample and its level
+        // is above the ground the river left.
+        if let Some((z, q)) = stream.filter(|&(z, _)| z > carved.height && carved.segment.is_none())
+        {
+            carved.water = carved.water.max(z - carved.height);
+            carved.flow = carved.flow.max(q);
+        }
+        (carved, wet)
     }
 }
 
@@ -373,8 +431,15 @@ impl Stages {
         // Water: erosion and the carving of rivers and lakes.
         banks.clear();
         if let Some(reader) = carve {
+            let mut last = None;
             for i in 0..n {
-                let (c, wet) = reader.apply(dirs[i], projected[i], f64::from(height[i]));
+                let (c, wet) = reader.apply(
+                    dirs[i],
+                    projected[i],
+                    f64::from(height[i]),
+                    detail.streams(),
+                    &mut last,
+                );
                 height[i] = c.height as f32;
                 water[i] = c.water as f32;
                 flow[i] = c.flow as f32;

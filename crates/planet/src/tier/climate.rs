@@ -60,7 +60,12 @@ pub(super) fn climate_tables(
 ) -> Option<BiomeTables> {
     let params = &stages.params;
     let n = graph.n() as usize;
-    let reader = tier.reader(params.seed, params.radius, stages.pipeline.channels)?;
+    let reader = tier.reader(
+        params.seed,
+        params.radius,
+        stages.pipeline.channels,
+        stages.pipeline.streams,
+    )?;
     let detail = stages.detail(CoarseTier::spacing(params.radius, graph.n()));
     let layers = Layers {
         temperature: true,

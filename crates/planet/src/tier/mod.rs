@@ -33,10 +33,11 @@ use crate::hydro::carve::RiverField;
 use crate::hydro::erosion::{self, ErosionParams};
 use crate::hydro::rivers::{self, RiverRule, Segment};
 use crate::hydro::routing::NONE;
+use crate::hydro::streams::StreamCache;
 use crate::layers::{Layer, NoiseBackend, Noises, Positions};
 use crate::stages::{ClimateReader, Stages, TierReader};
-use crate::version::Channels;
 use crate::version::{Balance, Rain, TierLayout, Water};
+use crate::version::{Channels, Streams};
 use crate::{Layers, PlanetError, PlanetParams};
 use mangekyo_core::hash::fnv1a64;
 use mangekyo_core::noise::Level;
@@ -565,11 +566,16 @@ impl CoarseTier {
         seed: u64,
         radius: f64,
         channels: Channels,
+        streams: Streams,
     ) -> Option<TierReader<'_>> {
         let hydro = self.hydro.as_ref()?;
         let graph = SphereGraph::new(self.n, seed).ok()?;
         Some(TierReader {
             graph,
+            seed,
+            radius,
+            receiver: &hydro.receiver,
+            streams: (streams == Streams::Cells).then(StreamCache::default),
             height: &self.height,
             eroded: &hydro.eroded,
             field: hydro.field(&graph, radius, channels),
