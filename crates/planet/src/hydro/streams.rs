@@ -6,26 +6,27 @@
 //!   receiver. Where that edge is no river (it drains less than the
 //!   rivers' threshold), a creek runs along it, from the node's level to
 //!   the receiver's (the sea's 0 or a lake's surface), with the discharge
-//!   of the cell's own runoff.
+//!   of the cell's runoff over the cells that drain through it.
 //! - **Rills.** Inside the cell, [`FINE`]² jittered points each start a
 //!   rill towards the cell's trunk (its creek or river): straight to the
 //!   nearest point on the node's half of the edge, or into a neighbouring
 //!   rill's source that lies nearer the trunk and ahead (within 50°), so
 //!   rills join in branches. A rill starts at the coarse ground
-//!   interpolated at its source, never below what it joins, so no level
-//!   rises downstream; its width follows the runoff of the fine cells
-//!   above it (the rivers' hydraulic geometry).
+//!   interpolated at its source, never below what it joins, so no
+//!   stream's level rises downstream; its width follows the runoff of the
+//!   fine cells above it (the rivers' hydraulic geometry).
 //! - **Carving.** Each stream within reach cuts a parabolic channel
 //!   below its water level and holds the ground between that level and
 //!   valley walls rising at [`WALL_SLOPE`], fading out over its reach;
 //!   over ground below its level it runs at the ground's height and
-//!   raises nothing;
+//!   raises nothing (there its water follows the ground, bumps and pits
+//!   of the fine noise included);
 //!   the sample keeps the lowest of these. The channel holding it (if
 //!   any) gives its water.
 //!
-//! A sample reads the streams of its own cell and its neighbours (and the
-//! creeks one ring further), binned by where they reach, so it is the same
-//! in every chunk that holds it. Cells are built once per [`StreamCache`].
+//! A sample reads the streams of its own cell and two rings around it,
+//! binned by where they reach, so it is the same in every chunk that holds
+//! it. Cells and their networks are built once per [`StreamCache`].
 
 use super::rivers::channel;
 use super::routing::NONE;
@@ -39,7 +40,7 @@ use mangekyo_core::hash::mix64;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-/// Rill sources per coarse cell edge: 4² per cell (about 37 km² each on
+/// Rill sources per coarse cell edge: 4² per cell (30–37 km² each on
 /// Earth's default graph, so rills drain tens of km² and creeks one
 /// cell's few hundred).
 pub const FINE: u32 = 4;
@@ -65,6 +66,16 @@ const TRUNK_STEPS: u32 = 32;
 /// A rill joins a neighbour's source within this angle of its way to the
 /// trunk (cos 50°).
 const JOIN_COS: f64 = 0.642_787_609_686_539_3;
+/// Streams are drawn on graphs whose cells are at least this wide,
+/// metres (Earth's default graph: 24.5 km): a stream strays from its cell
+/// by at most a fifth of its length and its reach (under 0.7 km), so the
+/// two rings of cells a sample reads hold every stream that reaches it.
+pub const MIN_CELL_M: f64 = 8000.0;
+/// At most this many upstream cells count towards a creek's discharge.
+const UPSTREAM_CAP: usize = 64;
+/// Entries a [`StreamCache`] keeps before it starts afresh (about 40 KB
+/// each).
+const CACHE_CELLS: usize = 2048;
 /// Streams are drawn at sample spacings up to this, metres: beyond it a
 /// 2–10 m channel and its valley are below a pixel (like the noise
 /// octaves finer than the spacing, they are dropped).
@@ -146,16 +157,17 @@ impl Stream {
         normalise([0, 1, 2].map(|i| self.a[i] + t * self.ab[i] + off * self.normal[i]))
     }
 
-    /// Distance from `p` to the chord (unit sphere), without the bend.
+    /// Distance from `p` to the chord in the plane of the chord and its
+    /// normal (unit sphere), without the bends: what [`Stream::distance`]
+    /// measures, less the radial part the chord's sag adds. It never
+    /// grows faster than `p` moves, and [`Stream::distance`] is at least
+    /// `shrink` times it less `bend`.
     fn chord_distance(&self, p: Dir) -> f64 {
         let ap = sub(p, self.a);
-        let t = (dot(ap, self.ab) * self.inv_len2).clamp(0.0, 1.0);
-        let d = [
-            ap[0] - t * self.ab[0],
-            ap[1] - t * self.ab[1],
-            ap[2] - t * self.ab[2],
-        ];
-        dot(d, d).sqrt()
+        let raw = dot(ap, self.ab) * self.inv_len2;
+        let along = (raw - raw.clamp(0.0, 1.0)) * self.len;
+        let lateral = dot(ap, self.normal);
+        (along * along + lateral * lateral).sqrt()
     }
 
     /// Distance from `p` to the centreline (metres on a planet of
@@ -290,25 +302,51 @@ impl CellStreams {
     }
 }
 
-/// The cells' streams, built on first use (one per chunk or planet: every
-/// entry is a pure function of its cell, so what is cached never changes
-/// a result).
+/// The cells' streams, built on first use (one per tier reader, so per
+/// request; every entry is a pure function of its cell, so what is cached
+/// or dropped never changes a result).
 #[derive(Debug, Default)]
 pub struct StreamCache {
-    cells: Mutex<BTreeMap<u32, Arc<CellStreams>>>,
+    cells: Mutex<Built>,
+}
+
+/// What a [`StreamCache`] holds: each cell's own network, and the binned
+/// streams that can reach its samples.
+#[derive(Debug, Default)]
+struct Built {
+    networks: BTreeMap<u32, Arc<Vec<Stream>>>,
+    cells: BTreeMap<u32, Arc<CellStreams>>,
 }
 
 impl StreamCache {
     /// The streams that can reach samples in `cell`.
     pub fn cell(&self, inputs: &StreamInputs, cell: u32) -> Arc<CellStreams> {
-        if let Some(c) = self.lock().get(&cell) {
+        if let Some(c) = self.lock().cells.get(&cell) {
             return Arc::clone(c);
         }
-        let built = Arc::new(cell_streams(inputs, cell));
-        Arc::clone(self.lock().entry(cell).or_insert(built))
+        let built = Arc::new(cell_streams(inputs, cell, &|k| self.network(inputs, k)));
+        let mut b = self.lock();
+        if b.cells.len() >= CACHE_CELLS {
+            // Entries are pure, so starting afresh changes no result.
+            *b = Built::default();
+        }
+        Arc::clone(b.cells.entry(cell).or_insert(built))
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u32, Arc<CellStreams>>> {
+    /// Cell `k`'s own network.
+    fn network(&self, inputs: &StreamInputs, k: u32) -> Arc<Vec<Stream>> {
+        if let Some(n) = self.lock().networks.get(&k) {
+            return Arc::clone(n);
+        }
+        let built = Arc::new(network(inputs, k));
+        let mut b = self.lock();
+        if b.networks.len() >= 4 * CACHE_CELLS {
+            *b = Built::default();
+        }
+        Arc::clone(b.networks.entry(k).or_insert(built))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Built> {
         // A panic elsewhere cannot leave a half-written entry: entries
         // are inserted whole.
         self.cells.lock().unwrap_or_else(|e| e.into_inner())
@@ -342,9 +380,29 @@ fn runoff(inputs: &StreamInputs, k: u32) -> f64 {
     p * super::balance::runoff_ratio(p, super::balance::pet_m(t))
 }
 
+/// The area draining through node `k`, m²: its cell and the cells whose
+/// receivers lead to it (found through the neighbours, at most
+/// [`UPSTREAM_CAP`] cells; below the rivers' threshold a creek drains
+/// a few).
+fn upstream_area(inputs: &StreamInputs, k: u32) -> f64 {
+    let g = inputs.graph;
+    let mut seen = vec![k];
+    let mut next = 0;
+    while next < seen.len() && seen.len() < UPSTREAM_CAP {
+        let x = seen[next];
+        next += 1;
+        for m in g.neighbours(x) {
+            if inputs.receiver[m as usize] == x && seen.len() < UPSTREAM_CAP {
+                seen.push(m);
+            }
+        }
+    }
+    seen.iter().map(|&m| cell_area(g, m, inputs.radius)).sum()
+}
+
 /// Cell `k`'s own streams: its creek (unless its edge is a river) and
-/// its rills; `rills` false gives the creek alone.
-fn network(inputs: &StreamInputs, k: u32, rills: bool) -> Vec<Stream> {
+/// its rills.
+fn network(inputs: &StreamInputs, k: u32) -> Vec<Stream> {
     let ku = k as usize;
     let r = inputs.receiver[ku];
     if r == NONE || !(inputs.lake_level)(k).is_nan() {
@@ -365,16 +423,13 @@ fn network(inputs: &StreamInputs, k: u32, rills: bool) -> Vec<Stream> {
         b,
         za,
         zb,
-        area * runoff / SECONDS_PER_YEAR,
+        upstream_area(inputs, k) * runoff / SECONDS_PER_YEAR,
         CREEK_REACH_M,
         key(255),
     );
     let mut out = Vec::new();
     if river.is_none() {
         out.push(creek);
-    }
-    if !rills {
-        return out;
     }
     // The trunk rills run to: the river's axis, or the creek's centreline,
     // at 33 points along the node's half of the edge.
@@ -511,26 +566,25 @@ fn network(inputs: &StreamInputs, k: u32, rills: bool) -> Vec<Stream> {
     out
 }
 
-/// The streams that can reach samples in `cell`, binned: every stream of
-/// the cell and its neighbours, and the creeks of the ring beyond.
-fn cell_streams(inputs: &StreamInputs, cell: u32) -> CellStreams {
+/// The streams that can reach samples in `cell`, binned: the networks of
+/// the cell and two rings around it (`network` gives each). A stream
+/// strays from its cell by at most its bends (a fifth of a creek's
+/// length) plus its reach, so nothing from further out reaches the cell.
+fn cell_streams(
+    inputs: &StreamInputs,
+    cell: u32,
+    network: &dyn Fn(u32) -> Arc<Vec<Stream>>,
+) -> CellStreams {
     let g = inputs.graph;
-    let near = g.neighbours(cell);
-    let mut ring2: Vec<u32> = near.iter().flat_map(|&m| g.neighbours(m)).collect();
-    ring2.sort_unstable();
-    ring2.dedup();
-    let mut streams = network(inputs, cell, true);
-    for &m in &near {
-        streams.extend(network(inputs, m, true));
-    }
-    for &m in ring2.iter().filter(|&&m| m != cell && !near.contains(&m)) {
-        streams.extend(network(inputs, m, false));
-    }
+    let mut around: Vec<u32> = g
+        .neighbours(cell)
+        .iter()
+        .flat_map(|&m| g.neighbours(m))
+        .chain([cell])
+        .collect();
+    around.sort_unstable();
+    around.dedup();
     let (face, i, j) = g.cell(cell);
-    let bins = BINS as usize;
-    let mut start = Vec::with_capacity(bins * bins + 1);
-    let mut ids = Vec::new();
-    start.push(0);
     let at = |x: f64, y: f64| {
         g.lattice_dir(
             face,
@@ -538,20 +592,41 @@ fn cell_streams(inputs: &StreamInputs, cell: u32) -> CellStreams {
             f64::from(j) - 0.5 + y / f64::from(BINS),
         )
     };
+    // The farthest a point of the square [x0, x1]² (in bins) lies from
+    // its centre (at a corner).
+    let radius = |x0: f64, y0: f64, x1: f64, y1: f64, centre: Dir| {
+        [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
+            .iter()
+            .map(|&(x, y)| {
+                let d = sub(at(x, y), centre);
+                dot(d, d).sqrt()
+            })
+            .fold(0.0f64, f64::max)
+    };
+    // Whether a stream can reach a point within `radius` of `centre`
+    // (what `CellStreams::carve` tests first, widened by the radius).
+    let reaches = |st: &Stream, centre: Dir, radius: f64| {
+        st.chord_distance(centre) < st.reach / (st.shrink * inputs.radius) + st.bend + radius
+    };
+    let b = f64::from(BINS);
+    let middle = at(0.5 * b, 0.5 * b);
+    let whole = radius(0.0, 0.0, b, b, middle);
+    let streams: Vec<Stream> = around
+        .iter()
+        .flat_map(|&m| network(m).iter().copied().collect::<Vec<_>>())
+        .filter(|st| reaches(st, middle, whole))
+        .collect();
+    let bins = BINS as usize;
+    let mut start = Vec::with_capacity(bins * bins + 1);
+    let mut ids = Vec::new();
+    start.push(0);
     for by in 0..bins {
         for bx in 0..bins {
             let (x, y) = (bx as f64, by as f64);
             let centre = at(x + 0.5, y + 0.5);
-            let radius = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]
-                .iter()
-                .map(|&(dx, dy)| {
-                    let d = sub(at(x + dx, y + dy), centre);
-                    dot(d, d).sqrt()
-                })
-                .fold(0.0f64, f64::max);
+            let r = radius(x, y, x + 1.0, y + 1.0, centre);
             for (s, st) in streams.iter().enumerate() {
-                let reach = st.reach / (st.shrink * inputs.radius) + st.bend + radius;
-                if st.chord_distance(centre) < reach {
+                if reaches(st, centre, r) {
                     ids.push(s as u32);
                 }
             }
@@ -574,6 +649,25 @@ mod tests {
     /// into a rill's source or onto its cell's trunk, never rising: its
     /// mouth's level is what it joins, and a rill carries more than each
     /// rill that joins it.
+    /// Where cells are narrower than [`MIN_CELL_M`] (a small planet),
+    /// samples read no streams: their bends and valleys would leave the
+    /// rings a sample reads.
+    #[test]
+    fn small_cells_draw_no_streams() {
+        for (radius, streams) in [(6_371_000.0, true), (500_000.0, false)] {
+            let planet = Planet::new(PlanetParams {
+                generator_version: Version::Next,
+                graph_n: 128,
+                radius,
+                ..PlanetParams::default()
+            })
+            .unwrap();
+            let tier = Some(planet.coarse_tier().unwrap());
+            let reader = planet.tier_reader(&tier).unwrap();
+            assert_eq!(reader.streams.is_some(), streams, "radius {radius} m");
+        }
+    }
+
     #[test]
     fn streams_fall_into_what_they_join_and_grow_downstream() {
         let planet = Planet::new(PlanetParams {
@@ -587,7 +681,7 @@ mod tests {
         let (mut creeks, mut rills, mut joins, mut on_trunk) = (0, 0, 0, 0);
         reader.with_stream_inputs(|inputs| {
             for k in 0..inputs.graph.len() as u32 {
-                let net = network(inputs, k, true);
+                let net = network(inputs, k);
                 let creek = net.iter().find(|s| s.reach == s.half + CREEK_REACH_M);
                 for s in &net {
                     assert!(s.z_b <= s.z_a, "cell {k}: {s:?} rises");

@@ -60,11 +60,13 @@ pub(super) fn climate_tables(
 ) -> Option<BiomeTables> {
     let params = &stages.params;
     let n = graph.n() as usize;
+    // The tables read the coarse ground: no streams (on a small planet the
+    // tier's spacing would draw them, and cache every cell's).
     let reader = tier.reader(
         params.seed,
         params.radius,
         stages.pipeline.channels,
-        stages.pipeline.streams,
+        crate::version::Streams::None,
     )?;
     let detail = stages.detail(CoarseTier::spacing(params.radius, graph.n()));
     let layers = Layers {

@@ -575,7 +575,11 @@ impl CoarseTier {
             seed,
             radius,
             receiver: &hydro.receiver,
-            streams: (streams == Streams::Cells).then(StreamCache::default),
+            // Streams need cells wide enough that their valleys and bends
+            // stay within the two rings a sample reads.
+            streams: (streams == Streams::Cells
+                && CoarseTier::spacing(radius, self.n) >= crate::hydro::streams::MIN_CELL_M)
+                .then(StreamCache::default),
             height: &self.height,
             eroded: &hydro.eroded,
             field: hydro.field(&graph, radius, channels),
