@@ -286,8 +286,10 @@ fn report(version: Version) -> (f64, f64) {
             planet.params().radius,
             seams.angles.len()
         );
-        // The ground is steep enough for seams to show.
-        assert!(inside_mean > 2.0, "inside mean {inside_mean}°: flat ground");
+        // The ground is steep enough for seams to show (next's streams
+        // smooth these tiles' normals to a mean of 1.9°, with planar valley
+        // walls; version 4 shows seams up to 19° on such ground).
+        assert!(inside_mean > 1.5, "inside mean {inside_mean}°: flat ground");
         all.extend(seams.angles);
     }
     Seams::mean_max(&all)
