@@ -6,7 +6,10 @@
 // sphere, computed from the camera; near the ground the whole screen),
 // the tile caps hold, and the finest sample spacing drawn shrinks from
 // each waypoint to the next. Then the viewer survives tiles answered 503
-// with Retry-After: it waits, asks again, and the globe is drawn.
+// with Retry-After: it waits, asks again, and the globe is drawn. Last,
+// the geomorph: tiles that split (or merge back) start in the shape drawn
+// before them, so the picture does not change at that moment, and only
+// then morph into their own.
 // MANGEKYO_DOCS=1 also saves the orbit, mid-altitude and ground views
 // (under the ordinary sky) to docs/images/planet_globe_*.png.
 // The viewport is 640×400 (SwiftShader draws every pixel on the CPU), the
@@ -17,7 +20,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertNoErrors, BASE, canvasShot, colourClasses, launch, openPage, waitReady } from './harness.mjs';
+import { assertNoErrors, BASE, canvasShot, colourClasses, launch, openPage, pictureDifference, waitReady } from './harness.mjs';
 
 const DOCS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images');
 const MAGENTA = 'ff00ff';
@@ -172,4 +175,48 @@ test('tiles answered 503 with Retry-After are asked again and drawn', async () =
   assert.ok(shown.variance > 100, `the globe is drawn (variance ${shown.variance.toFixed(1)})`);
   assertNoErrors(assert, page);
   await context.close();
+});
+
+test('tiles that split or merge start in the shape drawn before them (geomorph)', async () => {
+  const page = await globePage(`bg=${MAGENTA}&sse=${SSE}`);
+  await flyTo(page, { altitude: 1.5e6, pitch: -90, heading: 0 });
+  const mountain = await page.evaluate(() => window.__globe.peak({ maxLat: 60 }));
+  assert.ok(mountain && mountain.height > 0, `a mountain in view: ${JSON.stringify(mountain)}`);
+  // 30 km over the mountain, the light from the side: relief shows.
+  const before = await flyTo(page, { lat: mountain.lat, lon: mountain.lon, altitude: mountain.height + 30e3 });
+  const shot = (name) => canvasShot(page, `globe_morph_${name}`, '#view canvas');
+  /** Changes the split threshold with morphs held at their start, then lets them end: both pictures. */
+  async function change(px) {
+    await page.evaluate(() => window.__globe.setMorph(Infinity));
+    await page.evaluate((p) => window.__globe.setPixelError(p), px);
+    const stats = await page.evaluate(() => window.__globe.idle().then(() => window.__globe.stats()));
+    const held = await shot(`${px}_held`);
+    await page.evaluate(() => window.__globe.setMorph(0));
+    await frames();
+    const own = await shot(`${px}_own`);
+    return { stats, held, own };
+  }
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.evaluate(() => window.__globe.setMorph(0)); // the flight's morphs ended
+  await frames();
+  const coarse = await shot('coarse');
+  const split = await change(SSE / 2);
+  const merged = await change(SSE);
+  const log = `levels ${before.levels} → ${split.stats.levels} → ${merged.stats.levels}, morphing ${split.stats.morphing} then ${merged.stats.morphing}`;
+  assert.ok(split.stats.morphing > 0 && merged.stats.morphing > 0, `tiles morphed: ${log}`);
+  assert.ok(Math.max(...split.stats.levels) > Math.max(...before.levels), `the finer threshold split tiles: ${log}`);
+  // Mean difference per pixel and channel (0–255) from the picture before.
+  const atSplit = await pictureDifference(page, coarse, split.held);
+  const popped = await pictureDifference(page, coarse, split.own);
+  const atMerge = await pictureDifference(page, split.own, merged.held);
+  const back = await pictureDifference(page, split.own, merged.own);
+  const home = await pictureDifference(page, coarse, merged.own);
+  const numbers = `split: ${atSplit.toFixed(3)} held, ${popped.toFixed(3)} own; merge: ${atMerge.toFixed(3)} held, ${back.toFixed(3)} own, ${home.toFixed(3)} from the first (${log})`;
+  console.log(`geomorph: ${numbers}`);
+  assert.ok(popped > 0.5, `the finer tiles differ from the coarser: ${numbers}`);
+  assert.ok(atSplit < 0.15 * popped, `no pop when tiles split: ${numbers}`);
+  assert.ok(atMerge < 0.15 * back, `no pop when tiles merge: ${numbers}`);
+  assert.ok(home < 0.15 * popped, `the merge ends on the coarser tiles again: ${numbers}`);
+  assertNoErrors(assert, page);
+  await page.close();
 });

@@ -144,8 +144,10 @@ fn rivers_run_into_and_out_of_lakes_without_a_gap() {
     );
 }
 
-/// The rivers GeoJSON of a next planet follows its channels' curves, and a
-/// client drawing it over the terrain sees each line on the valley floor:
+/// The rivers GeoJSON of a next planet follows its channels' courses
+/// (their curves, or their meanders where they swing wide, so big rivers'
+/// lines lie on their water), and a client drawing it over the terrain
+/// sees each line on the valley floor:
 /// the ground at every link point away from the nodes is the floodplain at
 /// its segment's water level, or the channel below it.
 #[test]
@@ -175,8 +177,9 @@ fn the_rivers_geojson_runs_along_the_valley_floors() {
         .filter(|f| f["properties"]["kind"] == "river")
         .map(|f| f["geometry"]["coordinates"].as_array().unwrap())
         .collect();
-    // Links are runs of segments with one id, in order: 8 points each and
-    // the last node.
+    // Links are runs of segments with one id, in order: each segment's
+    // course (its curve, or its meanders where they swing wide) and the
+    // last node.
     let mut runs: Vec<(usize, usize)> = Vec::new();
     for (i, s) in segs.iter().enumerate() {
         match runs.last_mut() {
@@ -186,22 +189,36 @@ fn the_rivers_geojson_runs_along_the_valley_floors() {
     }
     assert_eq!(lines.len(), runs.len());
     let (mut dirs, mut levels) = (Vec::new(), Vec::new());
+    let mut meandering = 0;
     for (line, &(start, end)) in lines.iter().zip(&runs) {
-        assert_eq!(line.len(), 8 * (end - start) + 1);
-        for (k, p) in line.iter().enumerate().take(line.len() - 1) {
-            let (s, t) = (start + k / 8, (k % 8) as f64 / 8.0);
-            let on = LatLon::from_dir(field.axis(s as u32, t));
-            let (lon, lat) = (p[0].as_f64().unwrap(), p[1].as_f64().unwrap());
-            assert!(
-                (lon - on.lon).abs() < 2e-6 && (lat - on.lat).abs() < 2e-6,
-                "link point {k} of segment {s}: ({lon}, {lat}) is not on its curve {on:?}"
-            );
-            if k % 8 >= 2 && k % 8 <= 6 {
-                dirs.push(field.axis(s as u32, t));
-                levels.push(field.level(s as u32, t));
+        let mut k = 0;
+        for s in start..end {
+            let course = field.course(s as u32, 8);
+            if course.len() > 8 {
+                meandering += 1;
+            }
+            for (c, want) in course.iter().enumerate() {
+                let on = LatLon::from_dir(*want);
+                let p = &line[k];
+                let (lon, lat) = (p[0].as_f64().unwrap(), p[1].as_f64().unwrap());
+                assert!(
+                    (lon - on.lon).abs() < 2e-6 && (lat - on.lat).abs() < 2e-6,
+                    "link point {k} of segment {s}: ({lon}, {lat}) is not on its course {on:?}"
+                );
+                let t = c as f64 / course.len() as f64;
+                if (0.25..=0.75).contains(&t) {
+                    dirs.push(*want);
+                    levels.push(field.level(s as u32, t));
+                }
+                k += 1;
             }
         }
+        assert_eq!(line.len(), k + 1, "a link's line ends at its last node");
     }
+    assert!(
+        meandering > 10,
+        "{meandering} segments drawn along their meanders"
+    );
     let layers = Layers {
         height: true,
         water: true,

@@ -43,6 +43,10 @@ const MAX_SLOPE: f64 = 1.0;
 /// [`Channels::Curves`]: meander wavelength in channel widths (Leopold and
 /// Wolman measured 10–14 on alluvial rivers).
 const MEANDER_WAVELENGTH_W: f64 = 11.0;
+/// The meander belt (half-width, metres) from which a river's drawn
+/// course ([`RiverField::course`]) follows its meanders rather than their
+/// axis: narrower belts stay within a few hundred metres of the axis.
+pub const COURSE_BELT_M: f64 = 500.0;
 /// Meander amplitude per wavelength, before the per-segment factor
 /// (0.75–1.25), the swell and the warp: 0.18 gives the train a peak
 /// slope of 2π · 0.18 = 1.13 against its curve, a sine's sinuosity of
@@ -508,6 +512,27 @@ impl RiverField {
             }
         }
         normalise(p)
+    }
+
+    /// Points along segment `s`'s course, to draw it as a line: from its
+    /// `from` node (included) towards its `to` node (left out: the next
+    /// segment's first point). Where its meanders swing wide enough to
+    /// show on a map (a belt of at least [`COURSE_BELT_M`]), the channel's
+    /// centreline at four points a half-wave, so the line stays on the
+    /// water; otherwise its curve at `points`.
+    pub fn course(&self, s: u32, points: u32) -> Vec<Dir> {
+        let g = &self.geometry[s as usize];
+        match g.meander {
+            Some(m) if g.belt >= COURSE_BELT_M => {
+                let n = (4.0 * m.halves) as u32;
+                (0..n.max(points))
+                    .map(|k| self.centre(s, f64::from(k) / f64::from(n.max(points))))
+                    .collect()
+            }
+            _ => (0..points)
+                .map(|k| self.axis(s, f64::from(k) / f64::from(points)))
+                .collect(),
+        }
     }
 
     /// The water level of segment `s` at position `t`: linear between its

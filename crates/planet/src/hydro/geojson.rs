@@ -132,9 +132,10 @@ pub fn rivers_geojson(planet: &Planet, bbox: Option<BBox>) -> Result<Value, Plan
         links.push(i..j);
         i = j;
     }
-    // Where channels curve, a link follows its segments' curves (the axes
-    // their meanders swing about, within the belt of the channel a chunk
-    // draws), not the chords between nodes.
+    // Where channels curve, a link follows its segments' courses (the
+    // channel's meanders where they swing wide, else the curve they swing
+    // about, within the belt of the channel a chunk draws), not the chords
+    // between nodes.
     let channels = planet.version().pipeline().channels;
     let curves = (channels == Channels::Curves).then(|| hydro.field(&graph, radius, channels));
     for range in links {
@@ -144,13 +145,8 @@ pub fn rivers_geojson(planet: &Planet, bbox: Option<BBox>) -> Result<Value, Plan
         let mut pts: Vec<LatLon> = match curves {
             None => run.iter().map(|s| at(s.from)).collect(),
             Some(field) => (start..start + run.len())
-                .flat_map(|s| {
-                    (0..CURVE_POINTS).map(move |k| {
-                        LatLon::from_dir(
-                            field.axis(s as u32, f64::from(k) / f64::from(CURVE_POINTS)),
-                        )
-                    })
-                })
+                .flat_map(|s| field.course(s as u32, CURVE_POINTS))
+                .map(LatLon::from_dir)
                 .collect(),
         };
         pts.push(at(last.to));

@@ -21,9 +21,11 @@
 //
 // `window.__globe` is the scripting hook of the tests: setCamera({lat, lon,
 // altitude, heading, pitch}), idle() (a promise: nothing wanted missing,
-// nothing in flight), stats() (tile counts and caps), peak(). The hash's
-// `bg=rrggbb` paints the clear colour; `inflight`, `memory` and `sse` set
-// the tile caps and the split threshold (pixels).
+// nothing in flight), stats() (tile counts and caps), peak(), project()
+// and meshLines() (where the surface and the tiles' grid lines are on the
+// canvas), setPixelError() and setMorph(). The hash's `bg=rrggbb` paints
+// the clear colour; `inflight`, `memory`, `sse` and `morph` set the tile
+// caps, the split threshold (pixels) and the geomorph's duration (ms).
 
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
@@ -34,7 +36,7 @@ import { atmosphere } from './atmosphere.js';
 import { Flight, MIN_CLEARANCE } from './flight.js';
 import { buildGlobe, loadTexture } from './globe.js';
 import { GlobeTiles } from './quadtree.js';
-import { directionOf, latLonOf } from './tiles.js';
+import { directionOf, faceDirection, GRID, latLonOf, sampleCoord, STEP } from './tiles.js';
 
 /** Vertices along a region's side (the 256-sample chunk is resampled). */
 const REGION_GRID = 128;
@@ -461,6 +463,18 @@ export async function mount(ctx) {
       background = paint(hex);
     },
     stats: () => globeStats(),
+    /** Sets the split threshold (pixels: `sse`). */
+    setPixelError(px) {
+      if (tiles) tiles.maxPixelError = px;
+    },
+    /**
+     * Sets how long a newly drawn tile morphs from what it replaces, ms
+     * (`morph`): 0 turns the geomorph off (and ends running morphs),
+     * Infinity holds every new tile in the shape it started from.
+     */
+    setMorph(ms) {
+      if (tiles) tiles.morphMs = ms;
+    },
     /**
      * The highest dry sample of the drawn tiles, off ice and within
      * `maxLat` degrees of the equator: {lat, lon, height, level, biome}.
@@ -471,7 +485,60 @@ export async function mount(ctx) {
       return p && { ...latLonOf(p.direction), height: p.height, level: p.level, biome: p.biome };
     },
     heightAt: (lat, lon) => (tiles ? tiles.heightAt(directionOf(lat, lon)) : null),
+    /**
+     * Where the drawn surface at (lat, lon) is on the canvas as last
+     * drawn: {x, y} in CSS pixels, `onScreen` when in front of the camera
+     * and inside the canvas, and the surface there (heightAt); null where
+     * no tile holds it.
+     */
+    project(lat, lon) {
+      const at = tiles && tiles.heightAt(directionOf(lat, lon));
+      return at && { ...screenOf(directionOf(lat, lon), at.height), ...at };
+    },
+    /**
+     * The drawn tiles' mesh lines on the canvas, as segments between
+     * neighbouring vertices: `border` (a tile's edges, where it meets its
+     * neighbours) or `inner` (the grid lines a quarter and three quarters
+     * across, the same mesh away from any border). Each segment is
+     * [x0, y0, x1, y1] in CSS pixels, both ends on screen. A seam shows as
+     * a step in shading across the border lines that the inner lines do
+     * not have (the tests compare the two).
+     */
+    meshLines() {
+      const lines = { border: [], inner: [] };
+      if (!tiles) return lines;
+      const last = GRID - 1;
+      const along = [[0, 'border'], [last, 'border'], [last / 4, 'inner'], [(3 * last) / 4, 'inner']];
+      for (const n of tiles.drawn) {
+        const face = tiles.pyramid.faces[n.face];
+        const v = n.vertices;
+        const point = (gi, gj) => screenOf(
+          faceDirection(face, sampleCoord(n.level, n.x, gi * STEP), sampleCoord(n.level, n.y, gj * STEP)),
+          v.surfaceAt[gj * GRID + gi],
+        );
+        for (const [k, kind] of along) {
+          for (const transpose of [false, true]) {
+            let a = transpose ? point(0, k) : point(k, 0);
+            for (let m = 1; m < GRID; m++) {
+              const b = transpose ? point(m, k) : point(k, m);
+              if (a.onScreen && b.onScreen) lines[kind].push([a.x, a.y, b.x, b.y]);
+              a = b;
+            }
+          }
+        }
+      }
+      return lines;
+    },
   };
+  /** A point `height` metres above sea level along `dir`, on the canvas (CSS pixels). */
+  function screenOf(dir, height) {
+    const eye = flight.eye();
+    const r = flight.radius + height;
+    const p = new THREE.Vector3(dir[0] * r - eye[0], dir[1] * r - eye[1], dir[2] * r - eye[2]).project(camera);
+    const canvas = renderer.domElement;
+    const onScreen = p.z > -1 && p.z < 1 && Math.abs(p.x) <= 1 && Math.abs(p.y) <= 1;
+    return { x: ((p.x + 1) / 2) * canvas.clientWidth, y: ((1 - p.y) / 2) * canvas.clientHeight, onScreen };
+  }
   function globeStats() {
     if (!tiles) return { pyramid: false };
     return {
@@ -486,6 +553,7 @@ export async function mount(ctx) {
       missing: tiles.missing,
       fetched: tiles.fetched,
       failed: tiles.failed,
+      morphing: tiles.morphing,
       idle: tiles.isIdle(),
       finestSpacingInView: tiles.finestSpacingInView,
       levels: [...new Set(tiles.drawn.map((n) => n.level))].sort((a, b) => a - b),
@@ -573,6 +641,7 @@ function capsFrom(params) {
   take('inflight', 'maxInFlight', 1, 32);
   take('memory', 'maxInMemory', 24, 4000);
   take('sse', 'maxPixelError', 0.5, 64);
+  take('morph', 'morphMs', 0, 10000);
   return caps;
 }
 

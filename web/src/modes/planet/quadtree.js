@@ -21,13 +21,25 @@
 //   the split threshold doubles while the tiles a frame needs exceed 85%
 //   of the cap, and eases back while they stay under 50%.
 // - Cracks between levels are hidden by skirts (tiles.js).
+// - Nothing pops (geomorph): a pyramid level's samples are not its
+//   parent's (octaves finer than its spacing are dropped), so a tile that
+//   replaces its parent, or its children, would change the ground at once
+//   by up to ~85 m. Instead a newly drawn tile starts in the shape last
+//   drawn there (position, normal and colour of the coarser or finer
+//   tiles it replaces, mid-morph ones as they stood) and morphs to its
+//   own over `morphMs`. A coarser mesh cannot hold a finer one's shape,
+//   so a merge runs the other way: the finer tiles stay and morph into
+//   the coarser tile's shape, which is then drawn in their place.
 
 import * as THREE from 'three';
 
 import { fetchRetrying, ApiError } from '../../api.js';
-import { GRID, STEP, faceDirection, parseTile, sampleCoord, tileGeometry, tileVertices, directionFace } from './tiles.js';
+import {
+  GRID, STEP, directionFace, faceDirection, gridArrays, parseTile, sampleCoord, tileGeometry, tileVertices, withSkirt,
+} from './tiles.js';
 
-export const DEFAULTS = { maxInFlight: 6, maxInMemory: 300, maxPixelError: 3 };
+/** `morphMs`: how long a tile takes to morph from what was drawn before it to its own shape. */
+export const DEFAULTS = { maxInFlight: 6, maxInMemory: 300, maxPixelError: 3, morphMs: 700 };
 /** Height bounds (m) assumed for a tile before it or an ancestor is loaded. */
 const UNKNOWN_LOW = -12000;
 const UNKNOWN_HIGH = 12000;
@@ -78,6 +90,10 @@ export class GlobeTiles {
     this.occluder = pyramid.radius + UNKNOWN_LOW;
     this.frustum = new THREE.Frustum();
     this.matrix = new THREE.Matrix4();
+    this.previous = new Set(); // the nodes drawn last frame
+    this.merges = new Map(); // node → {start}: its finer tiles morphing into its shape
+    this.now = 0;
+    this.morphing = 0;
   }
 
   node(face, level, x, y) {
@@ -152,8 +168,9 @@ export class GlobeTiles {
    * (float64, planet frame) with `camera` (at the origin, rotated) of a
    * viewport `height` pixels tall.
    */
-  update(eye, camera, height) {
+  update(eye, camera, height, now = performance.now()) {
     this.frame++;
+    this.now = now;
     this.eye = eye;
     this.matrix.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
     this.frustum.setFromProjectionMatrix(this.matrix);
@@ -242,11 +259,60 @@ export class GlobeTiles {
     return false;
   }
 
-  /** Shows exactly the `draw` tiles, each moved to (centre − eye). */
+  /**
+   * Shows the `draw` tiles, each moved to (centre − eye). A newly drawn
+   * tile that replaces coarser ones starts in their shape and morphs to
+   * its own; one that replaces finer ones (a merge) waits while they
+   * morph into its shape, and is drawn once they have.
+   */
   place(draw) {
     for (const m of this.group.children) m.visible = false;
     let finest = Infinity;
+    const previous = [...this.previous];
+    const shown = [];
+    const wanted = new Set(draw);
     for (const n of draw) {
+      if (this.previous.has(n)) {
+        if (n.morph && n.morph.reverse) this.turnBack(n); // a merge given up: back to its own shape
+        shown.push(n);
+        continue;
+      }
+      const covers = previous.filter((c) => c !== n && c.vertices && c.face === n.face && related(c, n));
+      if (covers.length > 0 && covers.every((c) => c.level > n.level) && this.morphMs > 0) {
+        let merge = this.merges.get(n);
+        if (!merge) {
+          merge = { start: this.now };
+          this.merges.set(n, merge);
+          const target = gridArrays(this.pyramid, n, n.vertices, this.colours, this.oceanIndex);
+          for (const c of covers) this.startMorph(c, [{ c: n, grid: target }], true);
+        }
+        if (this.progress(merge) < 1) {
+          shown.push(...covers);
+          continue;
+        }
+        this.merges.delete(n);
+        if (n.morph) this.endMorph(n);
+      } else {
+        this.startMorph(n, covers.map((c) => ({ c, grid: this.drawnGrid(c) })));
+      }
+      shown.push(n);
+    }
+    for (const n of this.merges.keys()) {
+      if (!wanted.has(n)) this.merges.delete(n);
+    }
+    this.morphing = 0;
+    for (const n of shown) {
+      if (n.morph) {
+        const weight = this.morphWeight(n);
+        if (weight > 0 || n.morph.reverse) {
+          n.mesh.morphTargetInfluences[0] = weight;
+          this.morphing++;
+        } else {
+          this.endMorph(n);
+        }
+      }
+    }
+    for (const n of shown) {
       const m = n.mesh;
       const c = n.vertices.centre;
       m.position.set(c[0] - this.eye[0], c[1] - this.eye[1], c[2] - this.eye[2]);
@@ -254,8 +320,93 @@ export class GlobeTiles {
       n.drawnAt = this.frame;
       finest = Math.min(finest, this.pyramid.metres_per_sample[n.level]);
     }
-    this.drawn = draw;
+    this.drawn = shown;
+    this.previous = new Set(shown);
     this.finestSpacingInView = finest;
+  }
+
+  /** How far a morph (or a merge) has come, 0 → 1 over `morphMs` (1 at once without morphs). */
+  progress(m) {
+    if (!(this.morphMs > 0)) return 1;
+    return Math.min(1, Math.max(0, (this.now - m.start) / this.morphMs));
+  }
+
+  /** The weight of the shape a node morphs from (smoothly 1 → 0), or towards in a merge (0 → 1). */
+  morphWeight(n) {
+    const t = this.progress(n.morph);
+    const s = t * t * (3 - 2 * t);
+    return n.morph.reverse ? s : 1 - s;
+  }
+
+  /** A node morphing towards its parent's shape turns back to its own from where it stands. */
+  turnBack(n) {
+    const t = this.progress(n.morph);
+    n.morph.reverse = false;
+    n.morph.start = this.now - (1 - t) * this.morphMs;
+  }
+
+  /**
+   * Starts `n` morphing between its own shape and the shape of `drawn`
+   * ({c, grid}: tiles over its ground and their grids as drawn) where they
+   * cover it: from that shape (a newly drawn tile, replacing coarser or
+   * finer ones), or towards it with `reverse` (a tile about to give way
+   * to its parent). Nothing to morph from (the first tiles, or ground last
+   * seen out of view) leaves it as it is.
+   */
+  startMorph(n, drawn, reverse = false) {
+    if (n.morph) this.endMorph(n);
+    if (!(this.morphMs > 0) || drawn.length === 0) return;
+    const own = gridArrays(this.pyramid, n, n.vertices, this.colours, this.oceanIndex);
+    const from = { world: new Float64Array(own.world), normals: new Float32Array(own.normals), colours: new Float32Array(own.colours) };
+    for (let gj = 0; gj < GRID; gj++) {
+      for (let gi = 0; gi < GRID; gi++) {
+        const v = gj * GRID + gi;
+        for (const { c, grid } of drawn) {
+          // This vertex in the cover's grid coordinates.
+          const scale = 2 ** (c.level - n.level);
+          const u = (n.x * (GRID - 1) + gi) * scale - c.x * (GRID - 1);
+          const w = (n.y * (GRID - 1) + gj) * scale - c.y * (GRID - 1);
+          if (u < 0 || w < 0 || u > GRID - 1 || w > GRID - 1) continue;
+          onSurface(grid, u, w, v, from);
+          break;
+        }
+      }
+    }
+    const geometry = tileGeometry(withSkirt(this.pyramid, n.level, own, n.vertices.centre),
+      withSkirt(this.pyramid, n.level, from, n.vertices.centre));
+    this.swapGeometry(n, geometry);
+    n.morph = { start: this.now, from, reverse };
+    n.mesh.morphTargetInfluences[0] = this.morphWeight(n);
+  }
+
+  /** Ends a node's morph: its own geometry again, without morph targets. */
+  endMorph(n) {
+    n.morph = null;
+    const own = gridArrays(this.pyramid, n, n.vertices, this.colours, this.oceanIndex);
+    this.swapGeometry(n, tileGeometry(withSkirt(this.pyramid, n.level, own, n.vertices.centre)));
+  }
+
+  swapGeometry(n, geometry) {
+    const old = n.mesh.geometry;
+    n.mesh.geometry = geometry;
+    n.mesh.updateMorphTargets();
+    if (n.mesh.morphTargetInfluences) n.mesh.morphTargetInfluences[0] = 1;
+    // The index buffer is shared by every tile: detach it before disposing.
+    old.setIndex(null);
+    old.dispose();
+  }
+
+  /** A loaded node's grid as drawn now (mid-morph: between its start and its own shape). */
+  drawnGrid(c) {
+    const own = gridArrays(this.pyramid, c, c.vertices, this.colours, this.oceanIndex);
+    if (!c.morph) return own;
+    const a = this.morphWeight(c);
+    for (const key of ['world', 'normals', 'colours']) {
+      const o = own[key];
+      const f = c.morph.from[key];
+      for (let k = 0; k < o.length; k++) o[k] = o[k] * (1 - a) + f[k] * a;
+    }
+    return own;
   }
 
   /** Aborts fetches no longer wanted, starts wanted ones largest first. */
@@ -351,6 +502,8 @@ export class GlobeTiles {
   }
 
   unload(n) {
+    n.morph = null;
+    this.merges.delete(n);
     this.group.remove(n.mesh);
     // The index buffer is shared by every tile: detach it before disposing.
     n.mesh.geometry.setIndex(null);
@@ -434,5 +587,42 @@ export class GlobeTiles {
       else if (n.state === 'loaded') this.unload(n);
     }
     this.nodes.clear();
+  }
+}
+
+/** Whether one node is an ancestor of the other (same face). */
+function related(a, b) {
+  const [hi, lo] = a.level < b.level ? [a, b] : [b, a];
+  const shift = lo.level - hi.level;
+  return (lo.x >> shift) === hi.x && (lo.y >> shift) === hi.y;
+}
+
+/**
+ * Vertex `v` of `out` (world, normals, colours) set to the drawn surface
+ * of `grid` at its grid coordinates (u, w): on the triangle that holds
+ * the point, as the GPU draws it (each quad is cut along its
+ * top-right/bottom-left diagonal, `tileIndex`).
+ */
+function onSurface(grid, u, w, v, out) {
+  const i = Math.min(GRID - 2, Math.floor(u));
+  const j = Math.min(GRID - 2, Math.floor(w));
+  const fu = u - i;
+  const fw = w - j;
+  const a = j * GRID + i;
+  const b = a + 1;
+  const c = a + GRID;
+  const d = c + 1;
+  // Barycentric weights of the corners a, b, c, d.
+  const weights = fu + fw <= 1
+    ? [[a, 1 - fu - fw], [b, fu], [c, fw]]
+    : [[d, fu + fw - 1], [c, 1 - fu], [b, 1 - fw]];
+  for (const key of ['world', 'normals', 'colours']) {
+    const src = grid[key];
+    const dst = out[key];
+    for (let k = 0; k < 3; k++) {
+      let sum = 0;
+      for (const [corner, weight] of weights) sum += src[corner * 3 + k] * weight;
+      dst[v * 3 + k] = sum;
+    }
   }
 }

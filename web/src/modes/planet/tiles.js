@@ -159,32 +159,23 @@ const DEEP_AT = 4000;
  * every STEP-th sample, then a skirt ring (the border hung down), all
  * relative to `centre` (float64, metres, planet frame). Water (`water` > 0)
  * lifts the surface to the water's top and colours it by depth; without a
- * water layer the sea is where the ground is below sea level.
+ * water layer the sea is where the ground is below sea level. What the
+ * grid keeps (surface, ground, depth and biome per vertex) is enough to
+ * build its arrays again (`gridArrays`): the geomorph does, rather than
+ * hold every tile's float arrays in JS.
  */
 export function tileVertices(pyramid, tile, colours, oceanIndex) {
-  const face = pyramid.faces[tile.face];
-  const R = pyramid.radius;
   const { level, x, y, size } = tile;
   const count = GRID * GRID;
-  const ring = 4 * (GRID - 1);
-  const positions = new Float32Array((count + ring) * 3);
-  const normals = new Float32Array((count + ring) * 3);
-  const colourData = new Float32Array((count + ring) * 3);
-  const world = new Float64Array(count * 3);
-  const dir = [0, 0, 0];
-  const centre = faceDirection(face, sampleCoord(level, x, 128), sampleCoord(level, y, 128));
-  for (let k = 0; k < 3; k++) centre[k] *= R;
   let surfaceMin = Infinity;
   let surfaceMax = -Infinity;
   const surfaceAt = new Float32Array(count);
   const groundAt = new Float32Array(count);
+  const depthAt = new Float32Array(count);
   const biomeAt = new Uint8Array(count);
   const wet = new Uint8Array(count);
   for (let gj = 0; gj < GRID; gj++) {
-    const t = sampleCoord(level, y, gj * STEP);
     for (let gi = 0; gi < GRID; gi++) {
-      const s = sampleCoord(level, x, gi * STEP);
-      faceDirection(face, s, t, dir);
       const si = (gj * STEP) * size + gi * STEP;
       const h = tile.height[si];
       let w = tile.water ? tile.water[si] : Math.max(0, -h);
@@ -193,29 +184,64 @@ export function tileVertices(pyramid, tile, colours, oceanIndex) {
       const v = gj * GRID + gi;
       surfaceAt[v] = surface;
       groundAt[v] = h;
+      depthAt[v] = w;
       biomeAt[v] = tile.biome ? tile.biome[si] : 255;
       wet[v] = w > 0 ? 1 : 0;
       surfaceMin = Math.min(surfaceMin, surface);
       surfaceMax = Math.max(surfaceMax, surface);
-      const r = R + surface;
-      for (let k = 0; k < 3; k++) {
-        world[v * 3 + k] = dir[k] * r;
-        positions[v * 3 + k] = dir[k] * r - centre[k];
-      }
+    }
+  }
+  const kept = { surfaceAt, groundAt, depthAt, biomeAt, wet };
+  const node = { face: tile.face, level, x, y };
+  const centre = tileCentre(pyramid, node);
+  const grid = gridArrays(pyramid, node, kept, colours, oceanIndex);
+  return { ...withSkirt(pyramid, level, grid, centre), centre, surfaceMin, surfaceMax, ...kept };
+}
+
+/** The sea-level point under the middle sample of a tile (float64, planet frame): its mesh's origin. */
+export function tileCentre(pyramid, { face, level, x, y }) {
+  const centre = faceDirection(pyramid.faces[face], sampleCoord(level, x, 128), sampleCoord(level, y, 128));
+  for (let k = 0; k < 3; k++) centre[k] *= pyramid.radius;
+  return centre;
+}
+
+/**
+ * A tile's 65² grid as drawn, from what its vertices keep: `world`
+ * positions (float64, planet frame), `normals` and linear `colours`.
+ */
+export function gridArrays(pyramid, { face: faceIndex, level, x, y }, kept, colours, oceanIndex) {
+  const face = pyramid.faces[faceIndex];
+  const R = pyramid.radius;
+  const count = GRID * GRID;
+  const world = new Float64Array(count * 3);
+  const colourData = new Float32Array(count * 3);
+  const dir = [0, 0, 0];
+  for (let gj = 0; gj < GRID; gj++) {
+    const t = sampleCoord(level, y, gj * STEP);
+    for (let gi = 0; gi < GRID; gi++) {
+      faceDirection(face, sampleCoord(level, x, gi * STEP), t, dir);
+      const v = gj * GRID + gi;
+      const r = R + kept.surfaceAt[v];
+      for (let k = 0; k < 3; k++) world[v * 3 + k] = dir[k] * r;
+      const w = kept.depthAt[v];
       let rgb;
       if (w > 0) {
         const f = Math.min(1, Math.log1p(w) / Math.log1p(DEEP_AT));
         rgb = [0, 1, 2].map((k) => Math.round(SHALLOW[k] + (DEEP[k] - SHALLOW[k]) * f));
       } else {
-        const b = tile.biome ? tile.biome[si] : -1;
-        rgb = colours[b] || (h < 0 ? colours[oceanIndex] : null) || [128, 128, 128];
+        rgb = colours[kept.biomeAt[v]] || (kept.groundAt[v] < 0 ? colours[oceanIndex] : null) || [128, 128, 128];
       }
       colourData[v * 3] = LINEAR[rgb[0]];
       colourData[v * 3 + 1] = LINEAR[rgb[1]];
       colourData[v * 3 + 2] = LINEAR[rgb[2]];
     }
   }
-  // Normals from the grid's neighbours (one-sided at the border): the hill shading.
+  return { world, normals: gridNormals(world), colours: colourData };
+}
+
+/** Normals of a 65² grid of world positions from the grid's neighbours (one-sided at the border): the hill shading. */
+function gridNormals(world) {
+  const normals = new Float32Array(world.length);
   const at = (gi, gj, k) => world[(gj * GRID + gi) * 3 + k];
   for (let gj = 0; gj < GRID; gj++) {
     for (let gi = 0; gi < GRID; gi++) {
@@ -243,7 +269,26 @@ export function tileVertices(pyramid, tile, colours, oceanIndex) {
       normals[v + 2] = nz;
     }
   }
-  // The skirt: each border vertex again, lowered along its direction.
+  return normals;
+}
+
+/**
+ * The mesh arrays of a grid (`gridArrays`' shape) relative to `centre`:
+ * the grid, then the skirt, each border vertex again lowered along its
+ * direction.
+ */
+export function withSkirt(pyramid, level, grid, centre) {
+  const count = GRID * GRID;
+  const ring = 4 * (GRID - 1);
+  const positions = new Float32Array((count + ring) * 3);
+  const normals = new Float32Array((count + ring) * 3);
+  const colourData = new Float32Array((count + ring) * 3);
+  const { world } = grid;
+  for (let v = 0; v < count; v++) {
+    for (let k = 0; k < 3; k++) positions[v * 3 + k] = world[v * 3 + k] - centre[k];
+  }
+  normals.set(grid.normals);
+  colourData.set(grid.colours);
   const depth = SKIRT_SPACINGS * STEP * pyramid.metres_per_sample[level] + SKIRT_METRES;
   const perimeter = ringOrder();
   for (let k = 0; k < ring; k++) {
@@ -257,7 +302,7 @@ export function tileVertices(pyramid, tile, colours, oceanIndex) {
       colourData[o + c] = colourData[v * 3 + c];
     }
   }
-  return { positions, normals, colours: colourData, centre, surfaceMin, surfaceMax, surfaceAt, groundAt, biomeAt, wet };
+  return { positions, normals, colours: colourData };
 }
 
 /** The border vertices of the grid as a closed loop: top, right, bottom, left. */
@@ -303,17 +348,23 @@ export function tileIndex() {
 }
 
 /**
- * A tile's geometry from `tileVertices`. Its arrays are let go once on
- * the GPU (300 tiles would otherwise keep ~50 MB of copies in JS).
+ * A tile's geometry from `tileVertices` (or `withSkirt`'s arrays). With
+ * `from` (arrays of the same shape), the geometry morphs from that shape
+ * to its own (three's absolute morph target: position, normal, colour,
+ * weighted by the mesh's `morphTargetInfluences[0]`). Its arrays are let
+ * go once on the GPU (300 tiles would otherwise keep ~50 MB of copies in
+ * JS).
  */
-export function tileGeometry(vertices) {
+export function tileGeometry(vertices, from = null) {
   const g = new THREE.BufferGeometry();
   g.setIndex(tileIndex());
   const release = function release() {
     this.array = null;
   };
-  for (const [name, array] of [['position', vertices.positions], ['normal', vertices.normals], ['color', vertices.colours]]) {
-    g.setAttribute(name, new THREE.BufferAttribute(array, 3).onUpload(release));
+  const names = [['position', 'positions'], ['normal', 'normals'], ['color', 'colours']];
+  for (const [name, key] of names) {
+    g.setAttribute(name, new THREE.BufferAttribute(vertices[key], 3).onUpload(release));
+    if (from) g.morphAttributes[name] = [new THREE.BufferAttribute(from[key], 3).onUpload(release)];
   }
   g.computeBoundingSphere();
   delete vertices.positions;
