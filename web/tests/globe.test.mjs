@@ -185,38 +185,63 @@ test('tiles that split or merge start in the shape drawn before them (geomorph)'
   // 30 km over the mountain, the light from the side: relief shows.
   const before = await flyTo(page, { lat: mountain.lat, lon: mountain.lon, altitude: mountain.height + 30e3 });
   const shot = (name) => canvasShot(page, `globe_morph_${name}`, '#view canvas');
-  /** Changes the split threshold with morphs held at their start, then lets them end: both pictures. */
-  async function change(px) {
-    await page.evaluate(() => window.__globe.setMorph(Infinity));
-    await page.evaluate((p) => window.__globe.setPixelError(p), px);
-    const stats = await page.evaluate(() => window.__globe.idle().then(() => window.__globe.stats()));
-    const held = await shot(`${px}_held`);
-    await page.evaluate(() => window.__globe.setMorph(0));
-    await frames();
-    const own = await shot(`${px}_own`);
-    return { stats, held, own };
-  }
   const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  /** Holds every morph at `progress` (null: lets them run) and waits two frames. */
+  const hold = async (progress) => {
+    await page.evaluate((p) => window.__globe.holdMorph(p), progress);
+    await frames();
+  };
   await page.evaluate(() => window.__globe.setMorph(0)); // the flight's morphs ended
   await frames();
   const coarse = await shot('coarse');
-  const split = await change(SSE / 2);
-  const merged = await change(SSE);
+  /**
+   * Changes the split threshold with morphs held at their start, then at
+   * `late`, then with morphs turned off: the three pictures.
+   */
+  async function change(px, late) {
+    await page.evaluate(() => window.__globe.setMorph(700));
+    await page.evaluate(() => window.__globe.holdMorph(0));
+    await page.evaluate((p) => window.__globe.setPixelError(p), px);
+    const stats = await page.evaluate(() => window.__globe.idle().then(() => window.__globe.stats()));
+    const start = await shot(`${px}_start`);
+    await hold(late);
+    const later = await shot(`${px}_${late}`);
+    await page.evaluate(() => window.__globe.setMorph(0));
+    await hold(null);
+    const own = await shot(`${px}_own`);
+    return { stats, start, later, own };
+  }
+  // Splits: half-way, a tile is between its parent's shape and its own.
+  const split = await change(SSE / 2, 0.5);
+  // Merges: the finer tiles, held just short of their end, are in the
+  // coarser tile's shape, which is then drawn in their place.
+  const merged = await change(SSE, 0.9999);
+  const maxLevel = (stats) => Math.max(...stats.levels);
   const log = `levels ${before.levels} → ${split.stats.levels} → ${merged.stats.levels}, morphing ${split.stats.morphing} then ${merged.stats.morphing}`;
   assert.ok(split.stats.morphing > 0 && merged.stats.morphing > 0, `tiles morphed: ${log}`);
-  assert.ok(Math.max(...split.stats.levels) > Math.max(...before.levels), `the finer threshold split tiles: ${log}`);
-  // Mean difference per pixel and channel (0–255) from the picture before.
-  const atSplit = await pictureDifference(page, coarse, split.held);
-  const popped = await pictureDifference(page, coarse, split.own);
-  const atMerge = await pictureDifference(page, split.own, merged.held);
-  const back = await pictureDifference(page, split.own, merged.own);
-  const home = await pictureDifference(page, coarse, merged.own);
-  const numbers = `split: ${atSplit.toFixed(3)} held, ${popped.toFixed(3)} own; merge: ${atMerge.toFixed(3)} held, ${back.toFixed(3)} own, ${home.toFixed(3)} from the first (${log})`;
-  console.log(`geomorph: ${numbers}`);
-  assert.ok(popped > 0.5, `the finer tiles differ from the coarser: ${numbers}`);
-  assert.ok(atSplit < 0.15 * popped, `no pop when tiles split: ${numbers}`);
-  assert.ok(atMerge < 0.15 * back, `no pop when tiles merge: ${numbers}`);
-  assert.ok(home < 0.15 * popped, `the merge ends on the coarser tiles again: ${numbers}`);
+  assert.ok(maxLevel(split.stats) > maxLevel(before), `the finer threshold split tiles: ${log}`);
+  assert.ok(maxLevel(merged.stats) > maxLevel(before), `the finer tiles stay while they merge: ${log}`);
+  // Mean differences per pixel and channel (0–255).
+  const d = (a, b) => pictureDifference(page, a, b);
+  const popped = await d(coarse, split.own);
+  const numbers = {
+    popped,
+    splitStart: await d(coarse, split.start),
+    halfFromCoarse: await d(coarse, split.later),
+    halfFromOwn: await d(split.own, split.later),
+    mergeStart: await d(split.own, merged.start),
+    mergeEnd: await d(merged.later, merged.own),
+    back: await d(split.own, merged.own),
+    home: await d(coarse, merged.own),
+  };
+  const told = `${JSON.stringify(Object.fromEntries(Object.entries(numbers).map(([k, v]) => [k, Number(v.toFixed(3))])))} (${log})`;
+  console.log(`geomorph: ${told}`);
+  assert.ok(popped > 0.5, `the finer tiles differ from the coarser: ${told}`);
+  assert.ok(numbers.splitStart < 0.15 * popped, `no pop when tiles split: ${told}`);
+  assert.ok(numbers.halfFromCoarse > 0.2 * popped && numbers.halfFromOwn > 0.2 * popped, `half-way is a blend: ${told}`);
+  assert.ok(numbers.mergeStart < 0.15 * numbers.back, `no pop when a merge starts: ${told}`);
+  assert.ok(numbers.mergeEnd < 0.15 * numbers.back, `the finer tiles end in the coarser one's shape: ${told}`);
+  assert.ok(numbers.home < 0.15 * popped, `the merge ends on the coarser tiles again: ${told}`);
   assertNoErrors(assert, page);
   await page.close();
 });

@@ -23,7 +23,7 @@
 // altitude, heading, pitch}), idle() (a promise: nothing wanted missing,
 // nothing in flight), stats() (tile counts and caps), peak(), project()
 // and meshLines() (where the surface and the tiles' grid lines are on the
-// canvas), setPixelError() and setMorph(). The hash's `bg=rrggbb` paints
+// canvas), setPixelError(), setMorph() and holdMorph(). The hash's `bg=rrggbb` paints
 // the clear colour; `inflight`, `memory`, `sse` and `morph` set the tile
 // caps, the split threshold (pixels) and the geomorph's duration (ms).
 
@@ -469,11 +469,14 @@ export async function mount(ctx) {
     },
     /**
      * Sets how long a newly drawn tile morphs from what it replaces, ms
-     * (`morph`): 0 turns the geomorph off (and ends running morphs),
-     * Infinity holds every new tile in the shape it started from.
+     * (`morph`): 0 turns the geomorph off (and ends running morphs).
      */
     setMorph(ms) {
       if (tiles) tiles.morphMs = ms;
+    },
+    /** Holds every morph at `progress` (0 → 1; a merge never ends while held), or lets them run again (null). */
+    holdMorph(progress) {
+      if (tiles) tiles.heldProgress = progress;
     },
     /**
      * The highest dry sample of the drawn tiles, off ice and within
@@ -488,11 +491,12 @@ export async function mount(ctx) {
     /**
      * Where the drawn surface at (lat, lon) is on the canvas as last
      * drawn: {x, y} in CSS pixels, `onScreen` when in front of the camera
-     * and inside the canvas, and the surface there (heightAt); null where
-     * no tile holds it.
+     * and inside the canvas, and the surface there (`height`, on the
+     * drawing tile's triangles, and its `level`); null where no drawn
+     * tile holds it.
      */
     project(lat, lon) {
-      const at = tiles && tiles.heightAt(directionOf(lat, lon));
+      const at = tiles && tiles.drawnSurfaceAt(directionOf(lat, lon));
       return at && { ...screenOf(directionOf(lat, lon), at.height), ...at };
     },
     /**

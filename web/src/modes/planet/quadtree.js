@@ -91,7 +91,8 @@ export class GlobeTiles {
     this.frustum = new THREE.Frustum();
     this.matrix = new THREE.Matrix4();
     this.previous = new Set(); // the nodes drawn last frame
-    this.merges = new Map(); // node → {start}: its finer tiles morphing into its shape
+    this.merges = new Map(); // node → {start, ended}: its finer tiles morphing into its shape
+    this.heldProgress = null;
     this.now = 0;
     this.morphing = 0;
   }
@@ -262,31 +263,38 @@ export class GlobeTiles {
   /**
    * Shows the `draw` tiles, each moved to (centre − eye). A newly drawn
    * tile that replaces coarser ones starts in their shape and morphs to
-   * its own; one that replaces finer ones (a merge) waits while they
-   * morph into its shape, and is drawn once they have.
+   * its own; one that replaces finer ones that cover all its ground (a
+   * merge) waits while they morph into its shape, and is drawn once they
+   * have (else it morphs from them like a split).
    */
   place(draw) {
     for (const m of this.group.children) m.visible = false;
+    if (!(this.morphMs > 0)) this.merges.clear();
     let finest = Infinity;
     const previous = [...this.previous];
     const shown = [];
     const wanted = new Set(draw);
     for (const n of draw) {
       if (this.previous.has(n)) {
-        if (n.morph && n.morph.reverse) this.turnBack(n); // a merge given up: back to its own shape
+        // A merge given up: back to its own shape from where it stands.
+        if (n.morph && n.morph.reverse) this.startMorph(n, [{ c: n, grid: this.drawnGrid(n) }]);
         shown.push(n);
         continue;
       }
       const covers = previous.filter((c) => c !== n && c.vertices && c.face === n.face && related(c, n));
-      if (covers.length > 0 && covers.every((c) => c.level > n.level) && this.morphMs > 0) {
+      const whole = covers.reduce((sum, c) => sum + 4 ** (n.level - c.level), 0) === 1;
+      if (whole && covers.every((c) => c.level > n.level) && this.morphMs > 0) {
         let merge = this.merges.get(n);
         if (!merge) {
-          merge = { start: this.now };
+          merge = { start: this.now, ended: false };
           this.merges.set(n, merge);
           const target = gridArrays(this.pyramid, n, n.vertices, this.colours, this.oceanIndex);
           for (const c of covers) this.startMorph(c, [{ c: n, grid: target }], true);
         }
-        if (this.progress(merge) < 1) {
+        // The finer tiles are drawn once more at their end (n's shape), then n.
+        if (!merge.ended) {
+          merge.ended = this.progress(merge) >= 1;
+          n.drawnAt = this.frame; // kept while it waits
           shown.push(...covers);
           continue;
         }
@@ -299,6 +307,11 @@ export class GlobeTiles {
     }
     for (const n of this.merges.keys()) {
       if (!wanted.has(n)) this.merges.delete(n);
+    }
+    const shownSet = new Set(shown);
+    for (const n of this.previous) {
+      // Hidden mid-morph (split again, merged, out of view): its morph data goes.
+      if (n.morph && n.vertices && !shownSet.has(n)) this.endMorph(n);
     }
     this.morphing = 0;
     for (const n of shown) {
@@ -321,43 +334,43 @@ export class GlobeTiles {
       finest = Math.min(finest, this.pyramid.metres_per_sample[n.level]);
     }
     this.drawn = shown;
-    this.previous = new Set(shown);
+    this.previous = shownSet;
     this.finestSpacingInView = finest;
   }
 
-  /** How far a morph (or a merge) has come, 0 → 1 over `morphMs` (1 at once without morphs). */
+  /**
+   * How far a morph (or a merge) has come, 0 → 1 over `morphMs` (1 at
+   * once without morphs; `heldProgress` holds every morph at one point,
+   * for the tests).
+   */
   progress(m) {
     if (!(this.morphMs > 0)) return 1;
+    if (this.heldProgress !== null) return this.heldProgress;
     return Math.min(1, Math.max(0, (this.now - m.start) / this.morphMs));
   }
 
-  /** The weight of the shape a node morphs from (smoothly 1 → 0), or towards in a merge (0 → 1). */
+  /** The weight of a morph's other shape: the one a tile comes from (smoothly 1 → 0), or goes to in a merge (0 → 1). */
   morphWeight(n) {
     const t = this.progress(n.morph);
     const s = t * t * (3 - 2 * t);
     return n.morph.reverse ? s : 1 - s;
   }
 
-  /** A node morphing towards its parent's shape turns back to its own from where it stands. */
-  turnBack(n) {
-    const t = this.progress(n.morph);
-    n.morph.reverse = false;
-    n.morph.start = this.now - (1 - t) * this.morphMs;
-  }
-
   /**
-   * Starts `n` morphing between its own shape and the shape of `drawn`
-   * ({c, grid}: tiles over its ground and their grids as drawn) where they
-   * cover it: from that shape (a newly drawn tile, replacing coarser or
-   * finer ones), or towards it with `reverse` (a tile about to give way
-   * to its parent). Nothing to morph from (the first tiles, or ground last
-   * seen out of view) leaves it as it is.
+   * Starts `n` morphing between its shape and the shape of `drawn` ({c,
+   * grid}: tiles over its ground and their grids as drawn) where they
+   * cover it: from that shape into its own (a newly drawn tile), or with
+   * `reverse` from its shape as drawn now into that one (a tile about to
+   * give way to a coarser one). Nothing to morph from (the first tiles,
+   * or ground last seen out of view) leaves it as it is.
    */
   startMorph(n, drawn, reverse = false) {
-    if (n.morph) this.endMorph(n);
-    if (!(this.morphMs > 0) || drawn.length === 0) return;
-    const own = gridArrays(this.pyramid, n, n.vertices, this.colours, this.oceanIndex);
-    const from = { world: new Float64Array(own.world), normals: new Float32Array(own.normals), colours: new Float32Array(own.colours) };
+    if (!(this.morphMs > 0) || drawn.length === 0) {
+      if (n.morph) this.endMorph(n);
+      return;
+    }
+    const base = reverse ? this.drawnGrid(n) : gridArrays(this.pyramid, n, n.vertices, this.colours, this.oceanIndex);
+    const other = { world: new Float64Array(base.world), normals: new Float32Array(base.normals), colours: new Float32Array(base.colours) };
     for (let gj = 0; gj < GRID; gj++) {
       for (let gi = 0; gi < GRID; gi++) {
         const v = gj * GRID + gi;
@@ -367,15 +380,15 @@ export class GlobeTiles {
           const u = (n.x * (GRID - 1) + gi) * scale - c.x * (GRID - 1);
           const w = (n.y * (GRID - 1) + gj) * scale - c.y * (GRID - 1);
           if (u < 0 || w < 0 || u > GRID - 1 || w > GRID - 1) continue;
-          onSurface(grid, u, w, v, from);
+          onSurface(grid, u, w, v, other);
           break;
         }
       }
     }
-    const geometry = tileGeometry(withSkirt(this.pyramid, n.level, own, n.vertices.centre),
-      withSkirt(this.pyramid, n.level, from, n.vertices.centre));
+    const geometry = tileGeometry(withSkirt(this.pyramid, n.level, base, n.vertices.centre),
+      withSkirt(this.pyramid, n.level, other, n.vertices.centre));
     this.swapGeometry(n, geometry);
-    n.morph = { start: this.now, from, reverse };
+    n.morph = { start: this.now, base: reverse ? base : null, other, reverse };
     n.mesh.morphTargetInfluences[0] = this.morphWeight(n);
   }
 
@@ -396,17 +409,38 @@ export class GlobeTiles {
     old.dispose();
   }
 
-  /** A loaded node's grid as drawn now (mid-morph: between its start and its own shape). */
+  /** A loaded node's grid as drawn now (mid-morph: between its two shapes). */
   drawnGrid(c) {
-    const own = gridArrays(this.pyramid, c, c.vertices, this.colours, this.oceanIndex);
-    if (!c.morph) return own;
+    const out = gridArrays(this.pyramid, c, c.vertices, this.colours, this.oceanIndex);
+    if (!c.morph) return out;
     const a = this.morphWeight(c);
     for (const key of ['world', 'normals', 'colours']) {
-      const o = own[key];
-      const f = c.morph.from[key];
-      for (let k = 0; k < o.length; k++) o[k] = o[k] * (1 - a) + f[k] * a;
+      const o = out[key];
+      const b = c.morph.base ? c.morph.base[key] : o;
+      const f = c.morph.other[key];
+      for (let k = 0; k < o.length; k++) o[k] = b[k] * (1 - a) + f[k] * a;
     }
-    return own;
+    return out;
+  }
+
+  /**
+   * The surface (m, water's top) under a direction as the drawn tiles
+   * draw it (on their triangles, their own shapes), with the drawing
+   * tile's level; null where no drawn tile holds it.
+   */
+  drawnSurfaceAt(dir) {
+    const { face, s, t } = directionFace(this.pyramid.faces, dir);
+    for (const n of this.drawn) {
+      if (n.face !== face) continue;
+      const u = (((s + 1) / 2) * 2 ** n.level - n.x) * (GRID - 1);
+      const w = (((t + 1) / 2) * 2 ** n.level - n.y) * (GRID - 1);
+      if (u < 0 || w < 0 || u > GRID - 1 || w > GRID - 1) continue;
+      const one = { world: n.vertices.surfaceAt, normals: n.vertices.surfaceAt, colours: n.vertices.surfaceAt };
+      const out = { world: [0, 0, 0], normals: [0, 0, 0], colours: [0, 0, 0] };
+      onSurface(one, u, w, 0, out, 1);
+      return { height: out.world[0], level: n.level };
+    }
+    return null;
   }
 
   /** Aborts fetches no longer wanted, starts wanted ones largest first. */
@@ -601,9 +635,10 @@ function related(a, b) {
  * Vertex `v` of `out` (world, normals, colours) set to the drawn surface
  * of `grid` at its grid coordinates (u, w): on the triangle that holds
  * the point, as the GPU draws it (each quad is cut along its
- * top-right/bottom-left diagonal, `tileIndex`).
+ * top-right/bottom-left diagonal, `tileIndex`). `stride`: values a vertex
+ * (3, or 1 for a grid of heights).
  */
-function onSurface(grid, u, w, v, out) {
+function onSurface(grid, u, w, v, out, stride = 3) {
   const i = Math.min(GRID - 2, Math.floor(u));
   const j = Math.min(GRID - 2, Math.floor(w));
   const fu = u - i;
@@ -619,10 +654,10 @@ function onSurface(grid, u, w, v, out) {
   for (const key of ['world', 'normals', 'colours']) {
     const src = grid[key];
     const dst = out[key];
-    for (let k = 0; k < 3; k++) {
+    for (let k = 0; k < stride; k++) {
       let sum = 0;
-      for (const [corner, weight] of weights) sum += src[corner * 3 + k] * weight;
-      dst[v * 3 + k] = sum;
+      for (const [corner, weight] of weights) sum += src[corner * stride + k] * weight;
+      dst[v * stride + k] = sum;
     }
   }
 }
