@@ -159,7 +159,7 @@ export async function colourClasses(page, png, region = null) {
  * Defines `window.testPixels(b64)` in the page: a PNG (base64) decoded by
  * the browser into `{ data, width }` (RGBA bytes).
  */
-async function definePixels(page) {
+export async function definePixels(page) {
   await page.evaluate(() => {
     window.testPixels ||= async (b64) => {
       const img = new Image();

@@ -21,7 +21,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertNoErrors, BASE, canvasShot, launch, openPage, waitReady } from './harness.mjs';
+import { assertNoErrors, BASE, canvasShot, definePixels, launch, openPage, waitReady } from './harness.mjs';
 
 const DOCS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'images');
 const MAGENTA = 'ff00ff';
@@ -127,16 +127,10 @@ async function flyTo(page, place) {
  * either side of each segment's middle, along its normal); magenta pixels.
  */
 async function measure(page, png, course) {
+  await definePixels(page);
   return page.evaluate(async ({ b64, course }) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const w = img.naturalWidth;
-    const h = img.naturalHeight;
-    const c = new OffscreenCanvas(w, h);
-    const g = c.getContext('2d');
-    g.drawImage(img, 0, 0);
-    const d = g.getImageData(0, 0, w, h).data;
+    const { data: d, width: w } = await window.testPixels(b64);
+    const h = d.length / (4 * w);
     const scale = w / document.querySelector('#view canvas').clientWidth;
     const px = (x, y) => {
       const i = (Math.round(y * scale) * w + Math.round(x * scale)) * 4;
