@@ -301,6 +301,7 @@ export class GlobeTiles {
         this.merges.delete(n);
         if (n.morph) this.endMorph(n);
       } else {
+        this.merges.delete(n);
         this.startMorph(n, covers.map((c) => ({ c, grid: this.drawnGrid(c) })));
       }
       shown.push(n);
