@@ -23,9 +23,10 @@
 // altitude, heading, pitch}), idle() (a promise: nothing wanted missing,
 // nothing in flight), stats() (tile counts and caps), peak(), project()
 // and meshLines() (where the surface and the tiles' grid lines are on the
-// canvas), setPixelError(), setMorph() and holdMorph(). The hash's `bg=rrggbb` paints
-// the clear colour; `inflight`, `memory`, `sse` and `morph` set the tile
-// caps, the split threshold (pixels) and the geomorph's duration (ms).
+// canvas), setPixelError(), setMorph() and holdMorph(). The hash's
+// `bg=rrggbb` paints the clear colour; `inflight`, `memory`, `sse` and
+// `morph` set the tile caps, the split threshold (pixels) and the
+// geomorph's duration (ms).
 
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
