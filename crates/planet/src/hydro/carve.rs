@@ -524,9 +524,9 @@ impl RiverField {
         let g = &self.geometry[s as usize];
         match g.meander {
             Some(m) if g.belt >= COURSE_BELT_M => {
-                let n = (4.0 * m.halves) as u32;
-                (0..n.max(points))
-                    .map(|k| self.centre(s, f64::from(k) / f64::from(n.max(points))))
+                let n = ((4.0 * m.halves) as u32).max(points);
+                (0..n)
+                    .map(|k| self.centre(s, f64::from(k) / f64::from(n)))
                     .collect()
             }
             _ => (0..points)

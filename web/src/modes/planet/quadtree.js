@@ -436,10 +436,9 @@ export class GlobeTiles {
       const u = (((s + 1) / 2) * 2 ** n.level - n.x) * (GRID - 1);
       const w = (((t + 1) / 2) * 2 ** n.level - n.y) * (GRID - 1);
       if (u < 0 || w < 0 || u > GRID - 1 || w > GRID - 1) continue;
-      const one = { world: n.vertices.surfaceAt, normals: n.vertices.surfaceAt, colours: n.vertices.surfaceAt };
-      const out = { world: [0, 0, 0], normals: [0, 0, 0], colours: [0, 0, 0] };
-      onSurface(one, u, w, 0, out, 1);
-      return { height: out.world[0], level: n.level };
+      let height = 0;
+      for (const [corner, weight] of triangleWeights(u, w)) height += n.vertices.surfaceAt[corner] * weight;
+      return { height, level: n.level };
     }
     return null;
   }
@@ -604,7 +603,7 @@ export class GlobeTiles {
       const face = this.pyramid.faces[n.face];
       for (let k = 0; k < v.groundAt.length; k++) {
         const h = v.groundAt[k];
-        if ((best && h <= best.height) || v.wet[k]) continue;
+        if ((best && h <= best.height) || v.depthAt[k] > 0) continue;
         const gi = k % GRID;
         const gj = (k - gi) / GRID;
         const direction = faceDirection(face, sampleCoord(n.level, n.x, gi * STEP), sampleCoord(n.level, n.y, gj * STEP));
@@ -634,12 +633,28 @@ function related(a, b) {
 
 /**
  * Vertex `v` of `out` (world, normals, colours) set to the drawn surface
- * of `grid` at its grid coordinates (u, w): on the triangle that holds
- * the point, as the GPU draws it (each quad is cut along its
- * top-right/bottom-left diagonal, `tileIndex`). `stride`: values a vertex
- * (3, or 1 for a grid of heights).
+ * of `grid` at its grid coordinates (u, w), on the triangle that holds
+ * the point.
  */
-function onSurface(grid, u, w, v, out, stride = 3) {
+function onSurface(grid, u, w, v, out) {
+  const weights = triangleWeights(u, w);
+  for (const key of ['world', 'normals', 'colours']) {
+    const src = grid[key];
+    const dst = out[key];
+    for (let k = 0; k < 3; k++) {
+      let sum = 0;
+      for (const [corner, weight] of weights) sum += src[corner * 3 + k] * weight;
+      dst[v * 3 + k] = sum;
+    }
+  }
+}
+
+/**
+ * The grid vertices and barycentric weights of the triangle holding grid
+ * coordinates (u, w), as the GPU draws it: each quad is cut along its
+ * top-right/bottom-left diagonal (`tileIndex`).
+ */
+function triangleWeights(u, w) {
   const i = Math.min(GRID - 2, Math.floor(u));
   const j = Math.min(GRID - 2, Math.floor(w));
   const fu = u - i;
@@ -648,17 +663,7 @@ function onSurface(grid, u, w, v, out, stride = 3) {
   const b = a + 1;
   const c = a + GRID;
   const d = c + 1;
-  // Barycentric weights of the corners a, b, c, d.
-  const weights = fu + fw <= 1
+  return fu + fw <= 1
     ? [[a, 1 - fu - fw], [b, fu], [c, fw]]
     : [[d, fu + fw - 1], [c, 1 - fu], [b, 1 - fw]];
-  for (const key of ['world', 'normals', 'colours']) {
-    const src = grid[key];
-    const dst = out[key];
-    for (let k = 0; k < stride; k++) {
-      let sum = 0;
-      for (const [corner, weight] of weights) sum += src[corner * stride + k] * weight;
-      dst[v * stride + k] = sum;
-    }
-  }
 }

@@ -173,7 +173,6 @@ export function tileVertices(pyramid, tile, colours, oceanIndex) {
   const groundAt = new Float32Array(count);
   const depthAt = new Float32Array(count);
   const biomeAt = new Uint8Array(count);
-  const wet = new Uint8Array(count);
   for (let gj = 0; gj < GRID; gj++) {
     for (let gi = 0; gi < GRID; gi++) {
       const si = (gj * STEP) * size + gi * STEP;
@@ -186,12 +185,11 @@ export function tileVertices(pyramid, tile, colours, oceanIndex) {
       groundAt[v] = h;
       depthAt[v] = w;
       biomeAt[v] = tile.biome ? tile.biome[si] : 255;
-      wet[v] = w > 0 ? 1 : 0;
       surfaceMin = Math.min(surfaceMin, surface);
       surfaceMax = Math.max(surfaceMax, surface);
     }
   }
-  const kept = { surfaceAt, groundAt, depthAt, biomeAt, wet };
+  const kept = { surfaceAt, groundAt, depthAt, biomeAt };
   const node = { face: tile.face, level, x, y };
   const centre = tileCentre(pyramid, node);
   const grid = gridArrays(pyramid, node, kept, colours, oceanIndex);
